@@ -1,0 +1,82 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import type { Config } from './config.js';
+import { type Database, type Db, type DialectName, openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { registerAuthentication } from './http/auth.js';
+import { registerErrorHandler, sendProblem, toAppError } from './http/error-handler.js';
+import { registerNotFoundHandler } from './http/not-found.js';
+import { openApiOptions } from './http/openapi.js';
+import { registerRequestIdHeader, requestIdFor } from './http/request-id.js';
+import { registerRequestLog } from './http/request-log.js';
+import { Problem } from './http/schemas.js';
+import { createValidatorCompiler } from './http/validation.js';
+import { loadTemplateCatalog, type TemplateCatalog } from './modules/templates/template.catalog.js';
+import { registerModules } from './modules.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    dialect: DialectName;
+    templates: TemplateCatalog;
+  }
+}
+
+export type App = FastifyInstance;
+
+export interface BuildOptions {
+  /** A database opened by the caller (tests share one); otherwise DATABASE_URL is opened. */
+  database?: Database;
+  /** Overrides the pino logger settings (tests pass false). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole service from a config. The server, the CLI and the tests all start here. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const templates = loadTemplateCatalog(config.templatesFile);
+  const database = options.database ?? openDatabase(config.databaseUrl);
+  const ownsDatabase = options.database === undefined;
+  await migrateToLatest(database.db);
+
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    // One line per request is written by registerRequestLog instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Long ids must reach validation (400), not fall through to 404.
+    routerOptions: { maxParamLength: 1000 },
+    bodyLimit: config.bodyLimitBytes,
+    frameworkErrors: (error, request, reply) => sendProblem(request, reply, toAppError(error)),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('db', database.db);
+  app.decorate('dialect', database.dialect);
+  app.decorate('templates', templates);
+  if (ownsDatabase) app.addHook('onClose', () => database.close());
+
+  // JSON only: Fastify would otherwise accept text/plain bodies.
+  app.removeContentTypeParser(['text/plain']);
+  app.setValidatorCompiler(createValidatorCompiler());
+  app.addSchema(Problem);
+  registerRequestIdHeader(app);
+  registerRequestLog(app);
+  registerErrorHandler(app);
+  registerNotFoundHandler(app);
+
+  await app.register(
+    async (scoped) => {
+      await scoped.register(swagger, openApiOptions(config));
+      await scoped.register(swaggerUi, { routePrefix: '/docs' });
+      scoped.get('/openapi.json', { schema: { hide: true } }, async () => scoped.swagger());
+      registerAuthentication(scoped);
+      await scoped.register(registerModules);
+    },
+    { prefix: config.basePath },
+  );
+
+  await app.ready();
+  return app as unknown as App;
+}

@@ -1,0 +1,67 @@
+/**
+ * The only place that reads the environment. Everything else receives a
+ * `Config` value, so tests and the CLI can build an app from plain objects.
+ */
+export type AuthMode = 'api-key' | 'none';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  adminApiKey: string | undefined;
+  authMode: AuthMode;
+  basePath: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  templatesFile: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const authMode = env.AUTH_MODE ?? 'api-key';
+  if (authMode !== 'api-key' && authMode !== 'none') {
+    throw new ConfigError(`AUTH_MODE must be "api-key" or "none", got "${authMode}"`);
+  }
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  return {
+    port: readInteger(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST ?? '127.0.0.1',
+    databaseUrl: env.DATABASE_URL ?? 'sqlite:./data/facility-admin.db',
+    adminApiKey: env.ADMIN_API_KEY || undefined,
+    authMode,
+    basePath: normalizeBasePath(env.BASE_PATH ?? ''),
+    logLevel,
+    bodyLimitBytes: readInteger(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
+    templatesFile: env.TEMPLATES_FILE || undefined,
+  };
+}
+
+function readInteger(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function normalizeBasePath(raw: string): string {
+  const trimmed = raw.replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) {
+    throw new ConfigError(`BASE_PATH must look like "/api/v1", got "${raw}"`);
+  }
+  return trimmed;
+}

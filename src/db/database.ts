@@ -1,0 +1,107 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  type Transaction,
+} from 'kysely';
+import pg from 'pg';
+import type { DatabaseSchema } from './schema.js';
+
+export type Db = Kysely<DatabaseSchema>;
+export type Trx = Transaction<DatabaseSchema>;
+/** What repositories take as their first argument: the database or a transaction. */
+export type Executor = Db | Trx;
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Db;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export function parseDatabaseUrl(url: string): { dialect: DialectName; target: string } {
+  if (url.startsWith('sqlite:')) return { dialect: 'sqlite', target: url.slice('sqlite:'.length) };
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    return { dialect: 'postgres', target: url };
+  }
+  throw new Error('DATABASE_URL must start with "sqlite:" or "postgres://"');
+}
+
+export function openDatabase(url: string): Database {
+  const { dialect, target } = parseDatabaseUrl(url);
+  const db = dialect === 'sqlite' ? openSqlite(target) : openPostgres(target);
+  return { db, dialect, close: () => db.destroy() };
+}
+
+/**
+ * SQLite transactions start with BEGIN IMMEDIATE: a transaction that reads and
+ * then writes (capacity checks, restores) takes the write lock up front, so two
+ * processes sharing the file cannot both read the same state and then write.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+function openSqlite(path: string): Db {
+  const inMemory = path === ':memory:' || path === '';
+  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(inMemory ? ':memory:' : path);
+  if (!inMemory) sqlite.pragma('journal_mode = WAL');
+  // NORMAL with WAL loses nothing on a process crash; only an OS crash can
+  // roll back the last transactions.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<DatabaseSchema>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+}
+
+const TIMESTAMPTZ_OID = 1184;
+const TIMESTAMP_OID = 1114;
+const DATE_OID = 1082;
+const INT8_OID = 20;
+
+/** Make PostgreSQL rows look like SQLite rows: ISO timestamps, date strings, numbers. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    switch (oid) {
+      case TIMESTAMPTZ_OID:
+      case TIMESTAMP_OID:
+        return (value: string) => new Date(value).toISOString();
+      case DATE_OID:
+        return (value: string) => value;
+      case INT8_OID:
+        return (value: string) => Number(value);
+      default:
+        // biome-ignore lint/suspicious/noExplicitAny: pg's overloads do not accept a union format
+        return pg.types.getTypeParser(oid, format as any);
+    }
+  },
+};
+
+function openPostgres(url: string): Db {
+  const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
+  // An idle client whose server went away emits 'error'; without a listener
+  // that would crash the process. The next query fails and is answered 503.
+  pool.on('error', () => {});
+  return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+}

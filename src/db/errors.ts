@@ -1,0 +1,40 @@
+/**
+ * Recognises the database errors that carry meaning for the API, on both
+ * dialects. Repositories turn them into the contract's error codes.
+ */
+type DbError = { code?: unknown; message?: unknown };
+
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as DbError)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as DbError)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  'SQLITE_BUSY',
+]);
+
+/** The database cannot be reached right now; the request may succeed if retried. */
+export function isConnectionLost(error: unknown): boolean {
+  const { code, message } = (error as DbError) ?? {};
+  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08'))) {
+    return true;
+  }
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)
+  );
+}

@@ -1,0 +1,22 @@
+import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
+import type { Db } from './database.js';
+import * as initial from './migrations/0001_initial.js';
+
+/** Every migration, in order. Listed statically so the built package needs no file scanning. */
+const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  const result = await new Migrator({ db, provider }).migrateToLatest();
+  if (result.error) throw result.error;
+  return result;
+}
+
+/** True when every known migration has been applied (used by readiness checks). */
+export async function isMigrated(db: Db): Promise<boolean> {
+  const all = await new Migrator({ db, provider }).getMigrations();
+  return all.every((m) => m.executedAt !== undefined);
+}

@@ -1,0 +1,82 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types, as rows come back from either dialect. Booleans are stored as
+ * 0/1 integers on both databases so that one mapper serves both; timestamps
+ * are ISO strings (the PostgreSQL pool parses timestamptz to ISO, see
+ * database.ts) and dates are `YYYY-MM-DD` strings.
+ */
+export interface PlansTable {
+  id: Generated<number>;
+  facility_id: number;
+  name: string;
+  /** Lower-cased name; a partial unique index makes names unique per facility. */
+  name_folded: string;
+  description: string | null;
+  sport_id: number | null;
+  template_id: number | null;
+  price_amount: number;
+  currency: string;
+  billing_period: string;
+  duration_days: number | null;
+  joining_fee_amount: number;
+  max_members: number | null;
+  is_active: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface EntitlementsTable {
+  plan_id: number;
+  key: string;
+  /** JSON text, so a value comes back with the JSON type it was stored with. */
+  value_json: string;
+}
+
+export interface MembersTable {
+  id: Generated<number>;
+  facility_id: number;
+  first_name: string;
+  last_name: string | null;
+  email: string | null;
+  /** Lower-cased email; a partial unique index makes it unique per facility. */
+  email_folded: string | null;
+  phone: string | null;
+  date_of_birth: string | null;
+  sport_id: number | null;
+  role: string;
+  status: string;
+  plan_id: number | null;
+  joined_on: string;
+  notes: string | null;
+  status_changed_at: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface PoliciesTable {
+  facility_id: number;
+  timezone: string;
+  currency: string;
+  booking_window_days: number;
+  cancellation_cutoff_hours: number;
+  late_cancellation_fee_amount: number;
+  no_show_fee_amount: number;
+  max_active_bookings: number;
+  guest_passes_per_month: number;
+  allow_freeze: number;
+  max_freeze_days_per_year: number;
+  min_member_age: number;
+  require_waiver: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DatabaseSchema {
+  plans: PlansTable;
+  entitlements: EntitlementsTable;
+  members: MembersTable;
+  policies: PoliciesTable;
+}

@@ -1,0 +1,74 @@
+/**
+ * The one error type of the service. Every failure a client can see is an
+ * `AppError` with a code from this closed set; the error handler turns it into
+ * problem+json.
+ */
+export const ERROR_CODES = {
+  validation_error: { status: 400, title: 'Request is not valid' },
+  malformed_json: { status: 400, title: 'Body is not valid JSON' },
+  unauthenticated: { status: 401, title: 'Authentication required' },
+  forbidden: { status: 403, title: 'Not allowed' },
+  not_found: { status: 404, title: 'Not found' },
+  plan_not_found: { status: 404, title: 'Plan not found' },
+  member_not_found: { status: 404, title: 'Member not found' },
+  entitlement_not_found: { status: 404, title: 'Entitlement not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  plan_name_conflict: { status: 409, title: 'Plan name already in use' },
+  member_email_conflict: { status: 409, title: 'Member email already in use' },
+  plan_archived: { status: 409, title: 'Plan is archived' },
+  plan_in_use: { status: 409, title: 'Plan is in use' },
+  plan_full: { status: 409, title: 'Plan is full' },
+  invalid_status_transition: { status: 409, title: 'Status change not allowed' },
+  freeze_not_allowed: { status: 409, title: 'Freezing is not allowed' },
+  idempotency_in_progress: { status: 409, title: 'Request with this idempotency key in progress' },
+  precondition_failed: { status: 412, title: 'Precondition failed' },
+  payload_too_large: { status: 413, title: 'Body too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  invalid_plan: { status: 422, title: 'Plan cannot be used' },
+  invalid_template: { status: 422, title: 'Template not found' },
+  member_too_young: { status: 422, title: 'Member is too young' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency key reused with another body' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal error' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface FieldError {
+  location: 'body' | 'query' | 'path';
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** A stable URI per code, as RFC 9457 asks for `type`. */
+export function problemType(code: ErrorCode): string {
+  return `urn:facility-admin:problem:${code}`;
+}
+
+/** Shorthand for a validation error about one field. */
+export function invalidField(location: FieldError['location'], field: string, message: string): AppError {
+  return new AppError('validation_error', `${field}: ${message}`, {
+    errors: [{ location, field, message }],
+  });
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import FindMyWay, { type HTTPMethod, type HTTPVersion } from 'find-my-way';
+import { sendProblem } from './error-handler.js';
+import { AppError } from './errors.js';
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * Unknown paths are 404 not_found; a known path with another method is 405
+ * with an Allow header. Fastify answers both with 404, so a second router
+ * records every route's path to tell them apart.
+ */
+export function registerNotFoundHandler(app: FastifyInstance): void {
+  const known = FindMyWay<HTTPVersion.V1>({ ignoreTrailingSlash: false });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods.map((m) => m.toUpperCase() as HTTPMethod)) {
+      if (!known.hasRoute(method, route.url)) known.on(method, route.url, () => {});
+    }
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = METHODS.filter((method) => known.find(method, path) !== null);
+    if (allowed.length > 0) {
+      const error = new AppError(
+        'method_not_allowed',
+        `${request.method} is not allowed here; allowed: ${allowed.join(', ')}`,
+        { headers: { allow: allowed.join(', ') } },
+      );
+      return sendProblem(request, reply, error);
+    }
+    return sendProblem(request, reply, new AppError('not_found', `No resource at ${path}`));
+  });
+}

@@ -1,0 +1,116 @@
+import { type Static, type TSchema, Type } from 'typebox';
+
+/**
+ * Schemas shared by every resource. Each route's schema is written once and
+ * gives validation, static types, response serialization and the OpenAPI
+ * document.
+ */
+
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+export const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
+
+/** `type: [T, "null"]` rather than anyOf, so errors and docs stay plain. */
+export function Nullable<T extends TSchema>(schema: T, options: Record<string, unknown> = {}) {
+  const plain = schema as unknown as { type: string };
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [plain.type, 'null'], ...options });
+}
+
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC timestamp' });
+export const DateOnly = Type.String({ format: 'date', description: 'Calendar date, YYYY-MM-DD' });
+export const MoneyAmount = Type.Integer({
+  minimum: 0,
+  maximum: 100_000_000,
+  description: 'Amount in the currency minor unit (cents)',
+});
+export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' });
+
+export const FacilityParams = Type.Object({ facility_id: Id }, { additionalProperties: false });
+
+export const PagingQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor of the previous page' }),
+  ),
+};
+
+export const HardDeleteQuery = Type.Object(
+  {
+    hard_delete: Type.Optional(
+      Type.Boolean({ description: 'true removes the row for good; otherwise the delete is soft' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export function ListResponse<K extends string, T extends TSchema>(key: K, item: T) {
+  return Type.Object({
+    [key]: Type.Array(item),
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Cursor of the next page; null on the last page',
+    }),
+  } as { [P in K]: ReturnType<typeof Type.Array<T>> } & { next_cursor: TSchema });
+}
+
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String(),
+    instance: Type.String(),
+    request_id: Type.String(),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          location: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('path')]),
+          field: Type.String(),
+          message: Type.String(),
+        }),
+      ),
+    ),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem details' },
+);
+
+const problemContent = {
+  'application/problem+json': { schema: Type.Ref('Problem') },
+};
+
+const PROBLEM_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input: validation_error or malformed_json',
+  404: 'Not found',
+  409: 'Conflict with the current state',
+  412: 'If-Match did not match',
+  413: 'Body too large',
+  415: 'Body is not JSON',
+  422: 'Refers to something that cannot be used',
+};
+
+/** Problem responses for the given statuses, in the form OpenAPI and the serializer share. */
+export function problemResponses(...statuses: number[]) {
+  const responses: Record<string, { description: string; content: typeof problemContent }> = {};
+  for (const status of [400, ...statuses]) {
+    responses[status] = {
+      description: PROBLEM_DESCRIPTIONS[status] ?? 'Problem',
+      content: problemContent,
+    };
+  }
+  responses['5XX'] = { description: 'internal_error or service_unavailable', content: problemContent };
+  return responses;
+}
+
+/** The statuses a route with a JSON body can answer besides its own. */
+export const BODY_PROBLEMS = [413, 415] as const;
+
+/** A string enum as `{type: string, enum: [...]}`, with the literal union as its static type. */
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: Record<string, unknown> = {},
+) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** The response of a delete: 204 with no body. */
+export const NoContent = Type.Null({ description: 'No content' });

@@ -1,0 +1,120 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldError } from './errors.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** Fields that the service sets; naming them in a body gets a specific message. */
+const READ_ONLY_FIELDS = new Set([
+  'id',
+  'facility_id',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+  'status_changed_at',
+]);
+
+type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema> };
+
+/**
+ * Bodies are validated strictly: no type coercion, no silently removed fields,
+ * every problem reported. Path and query values arrive as text and are
+ * converted by their schema type first, strictly: `1e3`, `0x10` or ` 5` are
+ * not integers, and only `true`/`false` are booleans.
+ */
+export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
+  const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false });
+  addFormats(ajv);
+  return ({ schema, httpPart }) => {
+    const validate = ajv.compile(schema);
+    if (httpPart === 'body') return validate;
+    const properties = schema.properties ?? {};
+    return (data: unknown) => {
+      const converted = convertParameters(data, properties);
+      if (validate(converted)) return { value: converted };
+      return { error: Object.assign(new Error('validation failed'), { validation: validate.errors }) };
+    };
+  };
+}
+
+function convertParameters(data: unknown, properties: Record<string, JsonSchema>): unknown {
+  if (data === null || typeof data !== 'object') return data;
+  const converted: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(data)) {
+    converted[name] = convertParameter(raw, properties[name]?.type);
+  }
+  return converted;
+}
+
+function convertParameter(raw: unknown, type: JsonSchema['type']): unknown {
+  if (typeof raw !== 'string') return raw;
+  if (type === 'integer') return /^-?\d{1,16}$/.test(raw) ? Number(raw) : raw;
+  if (type === 'boolean') return raw === 'true' ? true : raw === 'false' ? false : raw;
+  return raw;
+}
+
+const LOCATIONS: Record<string, FieldError['location']> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+};
+
+/** Turns ajv's errors into the contract's `errors[]`, one entry per problem. */
+export function toFieldErrors(errors: ErrorObject[], context: string | undefined): FieldError[] {
+  const location = LOCATIONS[context ?? 'body'] ?? 'body';
+  const seen = new Set<string>();
+  const result: FieldError[] = [];
+  for (const error of errors) {
+    const pointer = pointerOf(error);
+    const field = location === 'body' ? pointer : pointer.replace(/^\//, '').replaceAll('/', '.');
+    const message = messageOf(error);
+    const id = `${field}\u0000${message}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    result.push({ location, field, message });
+  }
+  return result;
+}
+
+function pointerOf(error: ErrorObject): string {
+  const params = error.params as Record<string, string>;
+  if (error.keyword === 'required') return `${error.instancePath}/${params.missingProperty}`;
+  if (error.keyword === 'additionalProperties') {
+    return `${error.instancePath}/${params.additionalProperty}`;
+  }
+  return error.instancePath;
+}
+
+function messageOf(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return READ_ONLY_FIELDS.has(String(params.additionalProperty))
+        ? 'is read-only'
+        : 'is not a known field';
+    case 'type': {
+      const types = Array.isArray(params.type) ? params.type : String(params.type).split(',');
+      return `must be ${types.map((t) => (t === 'integer' ? 'an integer' : t)).join(' or ')}`;
+    }
+    case 'enum':
+      return `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+    case 'minLength':
+      return params.limit === 1 ? 'must not be empty' : `must have at least ${params.limit} characters`;
+    case 'maxLength':
+      return `must have at most ${params.limit} characters`;
+    case 'minimum':
+      return `must be at least ${params.limit}`;
+    case 'maximum':
+      return `must be at most ${params.limit}`;
+    case 'format':
+      return `must be a valid ${params.format}`;
+    default:
+      return error.message ?? 'is not valid';
+  }
+}
+
+export type { ValidateFunction };

@@ -1,0 +1,103 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { invalidField } from '../../http/errors.js';
+import { replyWithResource } from '../../http/resource-reply.js';
+import { BODY_PROBLEMS, NoContent, problemResponses } from '../../http/schemas.js';
+import { PlanParams } from '../plans/plan.schemas.js';
+import {
+  Entitlement,
+  EntitlementCollection,
+  EntitlementParams,
+  ReplaceEntitlementsBody,
+  SetEntitlementBody,
+} from './entitlement.schemas.js';
+import {
+  getEntitlements,
+  removePlanEntitlement,
+  replacePlanEntitlements,
+  setPlanEntitlement,
+} from './entitlement.service.js';
+
+const COLLECTION = '/admin/facilities/:facility_id/plans/:plan_id/entitlements';
+
+export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    COLLECTION,
+    {
+      schema: {
+        tags: ['entitlements'],
+        summary: "Read a plan's entitlements, sorted by key",
+        params: PlanParams,
+        response: { 200: EntitlementCollection, ...problemResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const { facility_id, plan_id } = request.params;
+      const entitlements = await getEntitlements(app.db, facility_id, plan_id);
+      return replyWithResource(reply, { entitlements });
+    },
+  );
+
+  app.put(
+    COLLECTION,
+    {
+      schema: {
+        tags: ['entitlements'],
+        summary: "Replace all of a plan's entitlements",
+        params: PlanParams,
+        body: ReplaceEntitlementsBody,
+        response: { 200: EntitlementCollection, ...problemResponses(404, 409, ...BODY_PROBLEMS) },
+      },
+    },
+    async (request, reply) => {
+      const { facility_id, plan_id } = request.params;
+      const entitlements = await replacePlanEntitlements(
+        app.db,
+        facility_id,
+        plan_id,
+        request.body.entitlements,
+      );
+      return replyWithResource(reply, { entitlements });
+    },
+  );
+
+  app.put(
+    `${COLLECTION}/:key`,
+    {
+      schema: {
+        tags: ['entitlements'],
+        summary: 'Set one entitlement (201 when the key is new, 200 when replaced)',
+        params: EntitlementParams,
+        body: SetEntitlementBody,
+        response: { 200: Entitlement, 201: Entitlement, ...problemResponses(404, 409, ...BODY_PROBLEMS) },
+      },
+    },
+    async (request, reply) => {
+      const { facility_id, plan_id, key } = request.params;
+      if (request.body.key !== undefined && request.body.key !== key) {
+        throw invalidField('body', '/key', `must equal the key in the path ("${key}")`);
+      }
+      const { entitlement, created } = await setPlanEntitlement(app.db, facility_id, plan_id, {
+        key,
+        value: request.body.value,
+      });
+      return replyWithResource(reply, entitlement, { status: created ? 201 : 200 });
+    },
+  );
+
+  app.delete(
+    `${COLLECTION}/:key`,
+    {
+      schema: {
+        tags: ['entitlements'],
+        summary: 'Remove one entitlement',
+        params: EntitlementParams,
+        response: { 204: NoContent, ...problemResponses(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { facility_id, plan_id, key } = request.params;
+      await removePlanEntitlement(app.db, facility_id, plan_id, key);
+      return reply.code(204).send(null);
+    },
+  );
+};

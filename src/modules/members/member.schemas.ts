@@ -1,0 +1,120 @@
+import { type Static, Type } from 'typebox';
+import {
+  DateOnly,
+  FacilityParams,
+  Id,
+  ListResponse,
+  Nullable,
+  PagingQuery,
+  StringEnum,
+  Timestamp,
+} from '../../http/schemas.js';
+
+export const MEMBER_ROLES = ['member', 'coach', 'staff', 'admin'] as const;
+export const MEMBER_STATUSES = ['pending', 'active', 'frozen', 'suspended', 'cancelled', 'removed'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
+const editable = {
+  first_name: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    pattern: '\\S',
+    description: 'Surrounding spaces are trimmed',
+  }),
+  last_name: Nullable(Type.String({ maxLength: 100 })),
+  email: Nullable(
+    Type.String({
+      format: 'email',
+      maxLength: 254,
+      description: 'Unique per facility among members not removed, ignoring case',
+    }),
+  ),
+  phone: Nullable(
+    Type.String({ maxLength: 32, pattern: '^[0-9 +()-]+$', description: 'Digits, spaces and + - ( )' }),
+  ),
+  date_of_birth: Nullable(DateOnly, { description: 'Not in the future; at least the policy min_member_age' }),
+  sport_id: Nullable(Id),
+  role: StringEnum(MEMBER_ROLES),
+  plan_id: Nullable(Id, { description: 'An active plan of the same facility' }),
+  joined_on: DateOnly,
+  notes: Nullable(Type.String({ maxLength: 2000 })),
+};
+
+export const Member = Type.Object(
+  {
+    id: Id,
+    facility_id: Id,
+    first_name: editable.first_name,
+    last_name: editable.last_name,
+    email: editable.email,
+    phone: editable.phone,
+    date_of_birth: editable.date_of_birth,
+    sport_id: editable.sport_id,
+    role: editable.role,
+    status: StringEnum(MEMBER_STATUSES),
+    plan_id: editable.plan_id,
+    joined_on: editable.joined_on,
+    notes: editable.notes,
+    status_changed_at: Timestamp,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    deleted_at: Nullable(Timestamp),
+  },
+  { additionalProperties: false },
+);
+export type Member = Static<typeof Member>;
+
+export const MemberCreate = Type.Object(
+  {
+    ...Type.Partial(Type.Object(editable)).properties,
+    first_name: editable.first_name,
+    status: Type.Optional(StringEnum(['pending', 'active'] as const, { default: 'active' })),
+  },
+  { additionalProperties: false },
+);
+export type MemberCreate = Static<typeof MemberCreate>;
+
+export const MemberPatch = Type.Partial(
+  Type.Object({
+    ...editable,
+    status: StringEnum(MEMBER_STATUSES, {
+      description: 'Moves along the status table; removed only by DELETE',
+    }),
+  }),
+  { additionalProperties: false },
+);
+export type MemberPatch = Static<typeof MemberPatch>;
+
+export const MemberParams = Type.Object(
+  { ...FacilityParams.properties, member_id: Id },
+  { additionalProperties: false },
+);
+
+const listOf = (values: readonly string[]) => `^(${values.join('|')})(,(${values.join('|')}))*$`;
+
+export const MemberListQuery = Type.Object(
+  {
+    sport_id: Type.Optional(Id),
+    status: Type.Optional(
+      Type.String({
+        pattern: listOf(MEMBER_STATUSES),
+        description: 'One status or a comma-separated list; removed members are listed only when named',
+      }),
+    ),
+    role: Type.Optional(
+      Type.String({ pattern: listOf(MEMBER_ROLES), description: 'One role or a comma-separated list' }),
+    ),
+    plan_id: Type.Optional(Id),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 254,
+        description: 'Case-insensitive substring of first name, last name or email',
+      }),
+    ),
+    ...PagingQuery,
+  },
+  { additionalProperties: false },
+);
+
+export const MemberList = ListResponse('members', Member);

@@ -1,0 +1,144 @@
+import type { Db, Executor } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { changedFields } from '../../http/changes.js';
+import { AppError } from '../../http/errors.js';
+import type { PageRequest } from '../../http/paging.js';
+import { findPlanById } from '../plans/plan.repository.js';
+import { readPolicySettings, todayIn } from '../policy/policy.service.js';
+import {
+  countSeatsTaken,
+  deleteMemberById,
+  findMemberById,
+  insertMember,
+  listMembers,
+  type MemberFilter,
+  type MemberValues,
+  updateMember,
+} from './member.repository.js';
+import { assertDateOfBirth, assertStatusMove, holdsSeat } from './member.rules.js';
+import type { Member, MemberCreate, MemberPatch } from './member.schemas.js';
+
+export async function getMember(db: Executor, facilityId: number, memberId: number): Promise<Member> {
+  const member = await findMemberById(db, facilityId, memberId);
+  if (!member) throw memberNotFound(facilityId, memberId);
+  return member;
+}
+
+export async function listMembersOfFacility(
+  db: Executor,
+  facilityId: number,
+  filter: Omit<MemberFilter, 'afterId' | 'limit'>,
+  page: PageRequest,
+): Promise<Member[]> {
+  return listMembers(db, facilityId, { ...filter, afterId: page.afterId, limit: page.limit + 1 });
+}
+
+export async function createMember(db: Db, facilityId: number, body: MemberCreate): Promise<Member> {
+  return db.transaction().execute(async (trx) => {
+    const policy = await readPolicySettings(trx, facilityId);
+    const today = todayIn(policy.timezone);
+    const now = new Date().toISOString();
+    const values: MemberValues = {
+      first_name: body.first_name.trim(),
+      last_name: body.last_name?.trim() ?? null,
+      email: body.email ?? null,
+      phone: body.phone ?? null,
+      date_of_birth: body.date_of_birth ?? null,
+      sport_id: body.sport_id ?? null,
+      role: body.role ?? 'member',
+      status: body.status ?? 'active',
+      plan_id: body.plan_id ?? null,
+      joined_on: body.joined_on ?? today,
+      notes: body.notes ?? null,
+      status_changed_at: now,
+      deleted_at: null,
+    };
+    if (values.date_of_birth !== null) assertDateOfBirth(values.date_of_birth, today, policy.min_member_age);
+    if (values.plan_id !== null) await assertPlanUsable(trx, facilityId, values.plan_id);
+    if (holdsSeat(values)) await assertSeatFree(trx, facilityId, values.plan_id as number);
+    return insertMember(trx, facilityId, values, now).catch(rethrowEmailConflict(values.email));
+  });
+}
+
+/**
+ * PATCH changes only the fields sent. Status moves follow the status table;
+ * moving a removed member to pending or active restores it. Taking a seat of a
+ * plan (new plan, or leaving cancelled/removed) checks the plan's capacity.
+ */
+export async function patchMember(
+  db: Db,
+  facilityId: number,
+  memberId: number,
+  patch: MemberPatch,
+): Promise<Member> {
+  return db.transaction().execute(async (trx) => {
+    const current = await getMember(trx, facilityId, memberId);
+    const policy = await readPolicySettings(trx, facilityId);
+    const normalized: MemberPatch = { ...patch };
+    if (patch.first_name !== undefined) normalized.first_name = patch.first_name.trim();
+    if (typeof patch.last_name === 'string') normalized.last_name = patch.last_name.trim();
+    const changes = changedFields(current, normalized);
+    if (!changes) return current;
+
+    const next = { ...current, ...changes };
+    if (changes.status !== undefined) assertStatusMove(current.status, changes.status, policy.allow_freeze);
+    if (changes.date_of_birth) {
+      assertDateOfBirth(changes.date_of_birth, todayIn(policy.timezone), policy.min_member_age);
+    }
+    if (changes.plan_id) await assertPlanUsable(trx, facilityId, changes.plan_id);
+    const takesSeat = holdsSeat(next) && (!holdsSeat(current) || current.plan_id !== next.plan_id);
+    if (takesSeat) await assertSeatFree(trx, facilityId, next.plan_id as number);
+
+    const now = new Date().toISOString();
+    const write: Partial<MemberValues> = { ...changes };
+    if (changes.status !== undefined) {
+      write.status_changed_at = now;
+      if (current.status === 'removed') write.deleted_at = null;
+    }
+    return updateMember(trx, memberId, write, now).catch(rethrowEmailConflict(next.email));
+  });
+}
+
+/** Soft delete marks the member removed (once); hard delete erases the row. */
+export async function deleteMember(db: Db, facilityId: number, memberId: number, hard: boolean) {
+  await db.transaction().execute(async (trx) => {
+    const member = await getMember(trx, facilityId, memberId);
+    if (hard) return deleteMemberById(trx, memberId);
+    if (member.status === 'removed') return;
+    const now = new Date().toISOString();
+    await updateMember(trx, memberId, { status: 'removed', status_changed_at: now, deleted_at: now }, now);
+  });
+}
+
+async function assertPlanUsable(trx: Executor, facilityId: number, planId: number): Promise<void> {
+  const plan = await findPlanById(trx, facilityId, planId);
+  if (!plan?.is_active || plan.deleted_at !== null) {
+    throw new AppError(
+      'invalid_plan',
+      plan ? `Plan ${planId} is not active` : `Facility ${facilityId} has no plan with id ${planId}`,
+    );
+  }
+}
+
+/** Locks the plan row (PostgreSQL) so concurrent sign-ups are counted one after another. */
+async function assertSeatFree(trx: Executor, facilityId: number, planId: number): Promise<void> {
+  const plan = await findPlanById(trx, facilityId, planId, { lock: true });
+  if (!plan || plan.max_members === null) return;
+  if ((await countSeatsTaken(trx, planId)) >= plan.max_members) {
+    throw new AppError('plan_full', `Plan ${planId} already has its maximum of ${plan.max_members} members`);
+  }
+}
+
+function rethrowEmailConflict(email: string | null) {
+  return (error: unknown): never => {
+    if (!isUniqueViolation(error)) throw error;
+    throw new AppError(
+      'member_email_conflict',
+      `A member with email ${email} already exists in this facility`,
+    );
+  };
+}
+
+function memberNotFound(facilityId: number, memberId: number): AppError {
+  return new AppError('member_not_found', `Facility ${facilityId} has no member with id ${memberId}`);
+}

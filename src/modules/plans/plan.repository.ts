@@ -1,0 +1,96 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import { dialectOf } from '../../db/dialect.js';
+import type { PlansTable } from '../../db/schema.js';
+import type { Plan } from './plan.schemas.js';
+
+type PlanRow = Selectable<PlansTable>;
+export type PlanValues = Omit<Plan, 'id' | 'facility_id' | 'created_at' | 'updated_at' | 'deleted_at'>;
+
+export function toPlan(row: PlanRow): Plan {
+  const { name_folded: _, ...rest } = row;
+  return { ...rest, is_active: row.is_active === 1 } as Plan;
+}
+
+function toColumns(values: Partial<PlanValues>): Updateable<PlansTable> {
+  const { is_active, ...rest } = values;
+  return {
+    ...rest,
+    ...(values.name === undefined ? {} : { name_folded: values.name.toLowerCase() }),
+    ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
+  };
+}
+
+export async function insertPlan(
+  db: Executor,
+  facilityId: number,
+  values: PlanValues,
+  now: string,
+): Promise<Plan> {
+  const row = await db
+    .insertInto('plans')
+    .values({
+      ...(toColumns(values) as Insertable<PlansTable>),
+      facility_id: facilityId,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toPlan(row);
+}
+
+export async function findPlanById(
+  db: Executor,
+  facilityId: number,
+  planId: number,
+  options: { lock?: boolean } = {},
+): Promise<Plan | undefined> {
+  const row = await db
+    .selectFrom('plans')
+    .selectAll()
+    .where('id', '=', planId)
+    .where('facility_id', '=', facilityId)
+    // On PostgreSQL the row lock serializes writers that check the plan
+    // (capacity, archived) before writing; SQLite transactions are serial already.
+    .$if(options.lock === true && dialectOf(db) === 'postgres', (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  return row && toPlan(row);
+}
+
+export async function listPlans(
+  db: Executor,
+  facilityId: number,
+  filter: { sportId?: number; includeInactive: boolean; afterId: number; limit: number },
+): Promise<Plan[]> {
+  const rows = await db
+    .selectFrom('plans')
+    .selectAll()
+    .where('facility_id', '=', facilityId)
+    .where('id', '>', filter.afterId)
+    .$if(filter.sportId !== undefined, (qb) => qb.where('sport_id', '=', filter.sportId as number))
+    .$if(!filter.includeInactive, (qb) => qb.where('is_active', '=', 1))
+    .orderBy('id')
+    .limit(filter.limit)
+    .execute();
+  return rows.map(toPlan);
+}
+
+export async function updatePlan(
+  db: Executor,
+  planId: number,
+  changes: Partial<PlanValues> & { deleted_at?: string | null },
+  now: string,
+): Promise<Plan> {
+  const row = await db
+    .updateTable('plans')
+    .set({ ...toColumns(changes), updated_at: now })
+    .where('id', '=', planId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toPlan(row);
+}
+
+export async function deletePlanById(db: Executor, planId: number): Promise<void> {
+  await db.deleteFrom('plans').where('id', '=', planId).execute();
+}

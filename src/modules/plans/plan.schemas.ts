@@ -1,0 +1,84 @@
+import { type Static, Type } from 'typebox';
+import {
+  CurrencyCode,
+  FacilityParams,
+  Id,
+  ListResponse,
+  MoneyAmount,
+  Nullable,
+  PagingQuery,
+  StringEnum,
+  Timestamp,
+} from '../../http/schemas.js';
+
+export const BILLING_PERIODS = ['one_time', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
+export const BillingPeriod = StringEnum(BILLING_PERIODS, { description: 'How often the price is charged' });
+
+const PlanName = Type.String({
+  minLength: 1,
+  maxLength: 120,
+  pattern: '\\S',
+  description: '1 to 120 characters; surrounding spaces are trimmed; unique per facility, ignoring case',
+});
+
+const editable = {
+  name: PlanName,
+  description: Nullable(Type.String({ maxLength: 2000 })),
+  sport_id: Nullable(Id, { description: 'null: all sports' }),
+  price_amount: MoneyAmount,
+  currency: CurrencyCode,
+  billing_period: BillingPeriod,
+  duration_days: Nullable(Type.Integer({ minimum: 1, maximum: 3650 }), { description: 'null: open-ended' }),
+  joining_fee_amount: MoneyAmount,
+  max_members: Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 }), { description: 'null: no cap' }),
+  is_active: Type.Boolean(),
+};
+
+export const Plan = Type.Object(
+  {
+    id: Id,
+    facility_id: Id,
+    ...editable,
+    template_id: Nullable(Id),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    deleted_at: Nullable(Timestamp),
+  },
+  { additionalProperties: false },
+);
+export type Plan = Static<typeof Plan>;
+
+export const PlanCreate = Type.Object(
+  {
+    ...Type.Partial(Type.Object(editable)).properties,
+    name: PlanName,
+    template_id: Type.Optional(
+      Nullable(Id, {
+        description: 'Copy the fields the body leaves out, and the entitlements, from this template',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PlanCreate = Static<typeof PlanCreate>;
+
+export const PlanPatch = Type.Partial(Type.Object(editable), { additionalProperties: false });
+export type PlanPatch = Static<typeof PlanPatch>;
+
+export const PlanParams = Type.Object(
+  { ...FacilityParams.properties, plan_id: Id },
+  { additionalProperties: false },
+);
+
+export const PlanListQuery = Type.Object(
+  {
+    sport_id: Type.Optional(Id),
+    include_inactive: Type.Optional(
+      Type.Boolean({ description: 'true also lists inactive and soft-deleted plans' }),
+    ),
+    ...PagingQuery,
+  },
+  { additionalProperties: false },
+);
+
+export const PlanList = ListResponse('plans', Plan);

@@ -1,0 +1,136 @@
+import type { Db, Executor } from '../../db/database.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import { changedFields } from '../../http/changes.js';
+import { AppError } from '../../http/errors.js';
+import type { PageRequest } from '../../http/paging.js';
+import { replaceEntitlements } from '../entitlements/entitlement.repository.js';
+import { readPolicySettings } from '../policy/policy.service.js';
+import type { TemplateCatalog } from '../templates/template.catalog.js';
+import {
+  deletePlanById,
+  findPlanById,
+  insertPlan,
+  listPlans,
+  type PlanValues,
+  updatePlan,
+} from './plan.repository.js';
+import type { Plan, PlanCreate, PlanPatch } from './plan.schemas.js';
+
+export async function getPlan(db: Executor, facilityId: number, planId: number): Promise<Plan> {
+  const plan = await findPlanById(db, facilityId, planId);
+  if (!plan) throw planNotFound(facilityId, planId);
+  return plan;
+}
+
+/**
+ * The plan, locked for the rest of the transaction, if it may be written to:
+ * 404 when it is not this facility's, 409 plan_archived when soft-deleted.
+ */
+export async function getWritablePlan(trx: Executor, facilityId: number, planId: number): Promise<Plan> {
+  const plan = await findPlanById(trx, facilityId, planId, { lock: true });
+  if (!plan) throw planNotFound(facilityId, planId);
+  if (plan.deleted_at !== null) throw planArchived(planId);
+  return plan;
+}
+
+export async function listPlansOfFacility(
+  db: Executor,
+  facilityId: number,
+  filter: { sportId?: number; includeInactive: boolean },
+  page: PageRequest,
+): Promise<Plan[]> {
+  return listPlans(db, facilityId, { ...filter, afterId: page.afterId, limit: page.limit + 1 });
+}
+
+export async function createPlan(
+  db: Db,
+  templates: TemplateCatalog,
+  facilityId: number,
+  body: PlanCreate,
+): Promise<Plan> {
+  const template = body.template_id == null ? undefined : templates.findById(body.template_id);
+  if (body.template_id != null && !template) {
+    throw new AppError('invalid_template', `There is no plan template with id ${body.template_id}`);
+  }
+  return db.transaction().execute(async (trx) => {
+    const policy = await readPolicySettings(trx, facilityId);
+    const values: PlanValues = {
+      name: body.name.trim(),
+      description: body.description ?? template?.description ?? null,
+      sport_id: body.sport_id !== undefined ? body.sport_id : (template?.sport_id ?? null),
+      template_id: template?.id ?? null,
+      price_amount: body.price_amount ?? template?.price_amount ?? 0,
+      currency: body.currency ?? template?.currency ?? policy.currency,
+      billing_period: body.billing_period ?? template?.billing_period ?? 'monthly',
+      duration_days:
+        body.duration_days !== undefined ? body.duration_days : (template?.duration_days ?? null),
+      joining_fee_amount: body.joining_fee_amount ?? 0,
+      max_members: body.max_members ?? null,
+      is_active: body.is_active ?? true,
+    };
+    const plan = await insertPlan(trx, facilityId, values, new Date().toISOString()).catch(
+      rethrowNameConflict(values.name),
+    );
+    if (template) await replaceEntitlements(trx, plan.id, template.entitlements);
+    return plan;
+  });
+}
+
+/**
+ * PATCH changes only the fields sent. A soft-deleted plan is read-only, except
+ * that a PATCH with `is_active: true` restores it (other fields in the same
+ * PATCH apply too, so a restore can pick a new name).
+ */
+export async function patchPlan(db: Db, facilityId: number, planId: number, patch: PlanPatch): Promise<Plan> {
+  return db.transaction().execute(async (trx) => {
+    const current = await findPlanById(trx, facilityId, planId, { lock: true });
+    if (!current) throw planNotFound(facilityId, planId);
+    const restoring = current.deleted_at !== null;
+    if (restoring && patch.is_active !== true) throw planArchived(planId);
+    const normalized = patch.name === undefined ? patch : { ...patch, name: patch.name.trim() };
+    const changes = changedFields(current, normalized);
+    if (!changes && !restoring) return current;
+    const write = { ...changes, ...(restoring ? { deleted_at: null } : {}) };
+    return updatePlan(trx, planId, write, new Date().toISOString()).catch(
+      rethrowNameConflict(write.name ?? current.name),
+    );
+  });
+}
+
+/** Soft delete archives the plan; hard delete removes it and its entitlements. */
+export async function deletePlan(db: Db, facilityId: number, planId: number, hard: boolean): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const plan = await findPlanById(trx, facilityId, planId, { lock: true });
+    if (!plan) throw planNotFound(facilityId, planId);
+    if (hard) {
+      await deletePlanById(trx, planId).catch((error: unknown) => {
+        if (!isForeignKeyViolation(error)) throw error;
+        throw new AppError(
+          'plan_in_use',
+          `Plan ${planId} is referred to by members; it can only be archived`,
+        );
+      });
+    } else if (plan.deleted_at === null) {
+      const now = new Date().toISOString();
+      await updatePlan(trx, planId, { is_active: false, deleted_at: now }, now);
+    }
+  });
+}
+
+function rethrowNameConflict(name: string) {
+  return (error: unknown): never => {
+    if (!isUniqueViolation(error)) throw error;
+    throw new AppError('plan_name_conflict', `A plan named "${name}" already exists in this facility`);
+  };
+}
+
+export function planNotFound(facilityId: number, planId: number): AppError {
+  return new AppError('plan_not_found', `Facility ${facilityId} has no plan with id ${planId}`);
+}
+
+function planArchived(planId: number): AppError {
+  return new AppError(
+    'plan_archived',
+    `Plan ${planId} is archived (soft-deleted); PATCH it with {"is_active": true} to restore it first`,
+  );
+}

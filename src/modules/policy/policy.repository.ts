@@ -1,0 +1,64 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { PoliciesTable } from '../../db/schema.js';
+import { DEFAULT_POLICY, type Policy, type PolicySettings } from './policy.schemas.js';
+
+type PolicyRow = Selectable<PoliciesTable>;
+
+function toPolicy(row: PolicyRow): Policy {
+  return {
+    ...row,
+    allow_freeze: row.allow_freeze === 1,
+    require_waiver: row.require_waiver === 1,
+  };
+}
+
+function toColumns(settings: Partial<PolicySettings>) {
+  const { allow_freeze, require_waiver, ...rest } = settings;
+  return {
+    ...rest,
+    ...(allow_freeze === undefined ? {} : { allow_freeze: allow_freeze ? 1 : 0 }),
+    ...(require_waiver === undefined ? {} : { require_waiver: require_waiver ? 1 : 0 }),
+  };
+}
+
+export async function findPolicyByFacilityId(db: Executor, facilityId: number): Promise<Policy | undefined> {
+  const row = await db
+    .selectFrom('policies')
+    .selectAll()
+    .where('facility_id', '=', facilityId)
+    .executeTakeFirst();
+  return row && toPolicy(row);
+}
+
+/**
+ * Inserts the default policy unless one exists. ON CONFLICT DO NOTHING makes
+ * concurrent first reads safe: exactly one insert wins, the others no-op.
+ */
+export async function insertDefaultPolicy(db: Executor, facilityId: number, now: string): Promise<void> {
+  await db
+    .insertInto('policies')
+    .values({
+      facility_id: facilityId,
+      ...toColumns(DEFAULT_POLICY),
+      created_at: now,
+      updated_at: now,
+    } as never)
+    .onConflict((oc) => oc.column('facility_id').doNothing())
+    .execute();
+}
+
+export async function updatePolicy(
+  db: Executor,
+  facilityId: number,
+  changes: Partial<PolicySettings>,
+  now: string,
+): Promise<Policy> {
+  const row = await db
+    .updateTable('policies')
+    .set({ ...toColumns(changes), updated_at: now })
+    .where('facility_id', '=', facilityId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toPolicy(row);
+}

@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { replyWithResource } from '../../http/resource-reply.js';
+import { BODY_PROBLEMS, FacilityParams, problemResponses } from '../../http/schemas.js';
+import { Policy, PolicyPatch } from './policy.schemas.js';
+import { getOrCreatePolicy, patchPolicy } from './policy.service.js';
+
+export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/admin/facilities/:facility_id/policy',
+    {
+      schema: {
+        tags: ['policy'],
+        summary: 'Read the facility policy (created with defaults on first read)',
+        params: FacilityParams,
+        response: { 200: Policy, ...problemResponses() },
+      },
+    },
+    async (request, reply) =>
+      replyWithResource(reply, await getOrCreatePolicy(app.db, request.params.facility_id)),
+  );
+
+  app.patch(
+    '/admin/facilities/:facility_id/policy',
+    {
+      schema: {
+        tags: ['policy'],
+        summary: 'Change some policy fields (creates the policy if needed)',
+        params: FacilityParams,
+        body: PolicyPatch,
+        response: { 200: Policy, ...problemResponses(...BODY_PROBLEMS) },
+      },
+    },
+    async (request, reply) =>
+      replyWithResource(reply, await patchPolicy(app.db, request.params.facility_id, request.body)),
+  );
+};

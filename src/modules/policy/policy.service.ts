@@ -1,0 +1,50 @@
+import type { Db, Executor } from '../../db/database.js';
+import { changedFields } from '../../http/changes.js';
+import { invalidField } from '../../http/errors.js';
+import { findPolicyByFacilityId, insertDefaultPolicy, updatePolicy } from './policy.repository.js';
+import { DEFAULT_POLICY, type Policy, type PolicyPatch } from './policy.schemas.js';
+
+/** The facility's policy, created with the defaults on first read. */
+export async function getOrCreatePolicy(db: Executor, facilityId: number): Promise<Policy> {
+  const existing = await findPolicyByFacilityId(db, facilityId);
+  if (existing) return existing;
+  await insertDefaultPolicy(db, facilityId, new Date().toISOString());
+  const created = await findPolicyByFacilityId(db, facilityId);
+  if (!created) throw new Error(`policy of facility ${facilityId} vanished after insert`);
+  return created;
+}
+
+/** Settings that other resources depend on; the defaults when no policy was ever stored. */
+export async function readPolicySettings(db: Executor, facilityId: number) {
+  return (await findPolicyByFacilityId(db, facilityId)) ?? DEFAULT_POLICY;
+}
+
+export async function patchPolicy(db: Db, facilityId: number, patch: PolicyPatch): Promise<Policy> {
+  const normalized = { ...patch };
+  if (patch.timezone !== undefined) normalized.timezone = canonicalTimeZone(patch.timezone);
+  return db.transaction().execute(async (trx) => {
+    const current = await getOrCreatePolicy(trx, facilityId);
+    const changes = changedFields(current, normalized);
+    if (!changes) return current;
+    return updatePolicy(trx, facilityId, changes, new Date().toISOString());
+  });
+}
+
+/** Accepts any IANA zone name Node knows and stores its canonical spelling. */
+function canonicalTimeZone(name: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    throw invalidField('body', '/timezone', `"${name}" is not an IANA time zone name`);
+  }
+}
+
+/** Today's date (YYYY-MM-DD) in the given time zone. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { assertInvalid, describeEachDialect } from '../../../test/harness.js';
+
+describeEachDialect('policy', (api) => {
+  const policyUrl = (facilityId: number) => `/admin/facilities/${facilityId}/policy`;
+
+  test('first read creates the default policy, returned bare', async () => {
+    const facility = api.newFacility();
+    const response = await api.get(policyUrl(facility));
+    assert.equal(response.status, 200);
+    const { created_at, updated_at, ...rest } = response.body;
+    assert.deepEqual(rest, {
+      facility_id: facility,
+      timezone: 'UTC',
+      currency: 'USD',
+      booking_window_days: 14,
+      cancellation_cutoff_hours: 24,
+      late_cancellation_fee_amount: 0,
+      no_show_fee_amount: 0,
+      max_active_bookings: 5,
+      guest_passes_per_month: 0,
+      allow_freeze: true,
+      max_freeze_days_per_year: 60,
+      min_member_age: 0,
+      require_waiver: false,
+    });
+    assert.match(created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    assert.equal(updated_at, created_at);
+  });
+
+  test('concurrent first reads create exactly one policy', async () => {
+    const facility = api.newFacility();
+    const responses = await Promise.all(Array.from({ length: 10 }, () => api.get(policyUrl(facility))));
+    assert.ok(responses.every((r) => r.status === 200));
+    assert.equal(new Set(responses.map((r) => r.body.created_at)).size, 1);
+  });
+
+  test('PATCH upserts: changes only the fields sent', async () => {
+    const facility = api.newFacility();
+    const response = await api.patch(policyUrl(facility), { booking_window_days: 30, allow_freeze: false });
+    assert.equal(response.status, 200);
+    assert.equal(response.body.booking_window_days, 30);
+    assert.equal(response.body.allow_freeze, false);
+    assert.equal(response.body.currency, 'USD');
+    const again = await api.get(policyUrl(facility));
+    assert.deepEqual(again.body, response.body);
+  });
+
+  test('PATCH with nothing new keeps updated_at', async () => {
+    const facility = api.newFacility();
+    const first = await api.patch(policyUrl(facility), { currency: 'EUR' });
+    const noop = await api.patch(policyUrl(facility), { currency: 'EUR' });
+    const empty = await api.patch(policyUrl(facility), {});
+    assert.equal(noop.body.updated_at, first.body.updated_at);
+    assert.deepEqual(empty.body, first.body);
+  });
+
+  test('timezone must be an IANA zone; its canonical name is stored', async () => {
+    const facility = api.newFacility();
+    assertInvalid(await api.patch(policyUrl(facility), { timezone: 'Mars/Olympus' }), '/timezone');
+    const ok = await api.patch(policyUrl(facility), { timezone: 'Europe/Berlin' });
+    assert.equal(ok.body.timezone, 'Europe/Berlin');
+  });
+
+  test('bounds, types, unknown and read-only fields are 400 with every problem listed', async () => {
+    const facility = api.newFacility();
+    const response = await api.patch(policyUrl(facility), {
+      booking_window_days: 366,
+      cancellation_cutoff_hours: -1,
+      currency: 'usd',
+      allow_freeze: 'yes',
+      min_member_age: 121,
+      facility_id: 5,
+      colour: 'red',
+    });
+    assertInvalid(
+      response,
+      '/booking_window_days',
+      '/cancellation_cutoff_hours',
+      '/currency',
+      '/allow_freeze',
+      '/min_member_age',
+      '/facility_id',
+      '/colour',
+    );
+    const unchanged = await api.get(policyUrl(facility));
+    assert.equal(unchanged.body.booking_window_days, 14);
+  });
+
+  test('null is 400 for non-nullable fields', async () => {
+    const facility = api.newFacility();
+    assertInvalid(await api.patch(policyUrl(facility), { currency: null }), '/currency');
+  });
+});
