@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Runs the whole suite, each file over SQLite and PostgreSQL (see test/harness.ts).
+# Runs the suite, each file over SQLite and PostgreSQL (see test/harness.ts).
+#   bash scripts/test.sh                 every test file
+#   bash scripts/test.sh path/a.test.ts  only the files given
 # TEST_DATABASES=sqlite limits it to SQLite, for a machine without PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
-files=(src/**/*.test.ts test/**/*.test.ts)
+if [ $# -gt 0 ]; then files=("$@"); else files=(src/**/*.test.ts test/**/*.test.ts); fi
 echo "Testing on: ${TEST_DATABASES:-sqlite,postgres} (${#files[@]} files)"
-exec node --import tsx --enable-source-maps --test --test-concurrency="${TEST_CONCURRENCY:-4}" "$@" "${files[@]}"
+exec node --import tsx --enable-source-maps --test --test-concurrency="${TEST_CONCURRENCY:-4}" \
+  --test-reporter=spec "${files[@]}"
