@@ -66,11 +66,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   registerNotFoundHandler(app);
 
+  await app.register(swagger, openApiOptions(config));
   await app.register(
     async (scoped) => {
-      await scoped.register(swagger, openApiOptions(config));
       await scoped.register(swaggerUi, { routePrefix: '/docs' });
-      scoped.get('/openapi.json', { schema: { hide: true } }, async () => scoped.swagger());
+      scoped.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       registerAuthentication(scoped);
       await scoped.register(registerModules);
     },

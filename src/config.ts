@@ -14,6 +14,7 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   templatesFile: string | undefined;
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -39,6 +40,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     bodyLimitBytes: readInteger(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     templatesFile: env.TEMPLATES_FILE || undefined,
+    shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import { Type } from 'typebox';
 import { Template } from './template.schemas.js';
 
@@ -20,30 +20,49 @@ export const DEFAULT_TEMPLATES_FILE = fileURLToPath(
 
 const CatalogFile = Type.Object({ templates: Type.Array(Template) }, { additionalProperties: false });
 
-export class TemplateCatalogError extends Error {}
+/** How many problems one error message lists at most. */
+const MAX_LISTED_PROBLEMS = 10;
+
+/** A template file that cannot be served; the message names the file and every problem found. */
+export class TemplateCatalogError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TemplateCatalogError';
+  }
+}
 
 export function loadTemplateCatalog(file: string = DEFAULT_TEMPLATES_FILE): TemplateCatalog {
-  let parsed: unknown;
+  let text: string;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new TemplateCatalogError(`Cannot read the template file ${file}: ${(error as Error).message}`);
   }
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(CatalogFile);
-  if (!validate(parsed)) {
-    const problems = (validate.errors ?? [])
-      .slice(0, 10)
-      .map((e) => `  ${e.instancePath || '/'} ${e.message}`)
-      .join('\n');
-    throw new TemplateCatalogError(`The template file ${file} is not valid:\n${problems}`);
+  let parsed: unknown;
+  try {
+    // Editors on some systems write a byte order mark, which JSON.parse rejects.
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new TemplateCatalogError(
+      `The template file ${file} is not valid JSON: ${(error as Error).message}`,
+    );
   }
-  const templates = (parsed as { templates: Template[] }).templates
-    .map((t) => ({ ...t, entitlements: [...t.entitlements].sort((a, b) => (a.key < b.key ? -1 : 1)) }))
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(CatalogFile);
+  if (!validate(parsed)) throw invalidFile(file, (validate.errors ?? []).map(describeAjvError));
+
+  const raw = (parsed as { templates: Template[] }).templates;
+  const problems = [...findDuplicateIds(raw), ...raw.flatMap((t, i) => checkTemplate(t, i))];
+  if (problems.length > 0) throw invalidFile(file, problems);
+
+  const templates = raw
+    .map((t) =>
+      deepFreeze({
+        ...t,
+        entitlements: [...t.entitlements].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+      }),
+    )
     .sort((a, b) => a.id - b.id);
   const byId = new Map(templates.map((t) => [t.id, t]));
-  if (byId.size !== templates.length) {
-    throw new TemplateCatalogError(`The template file ${file} has two templates with the same id`);
-  }
   return {
     list: ({ sportId, afterId, limit }) => {
       const page: Template[] = [];
@@ -57,4 +76,67 @@ export function loadTemplateCatalog(file: string = DEFAULT_TEMPLATES_FILE): Temp
     },
     findById: (id) => byId.get(id),
   };
+}
+
+function invalidFile(file: string, problems: string[]): TemplateCatalogError {
+  const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => `  ${p}`);
+  if (problems.length > MAX_LISTED_PROBLEMS) {
+    listed.push(`  ... and ${problems.length - MAX_LISTED_PROBLEMS} more`);
+  }
+  return new TemplateCatalogError(`The template file ${file} is not valid:\n${listed.join('\n')}`);
+}
+
+function describeAjvError(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  const at = error.instancePath || '/';
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${at}: unknown field "${String(params.additionalProperty)}"`;
+    case 'required':
+      return `${at}: missing field "${String(params.missingProperty)}"`;
+    case 'enum':
+      return `${at}: must be one of ${(params.allowedValues as unknown[]).join(', ')}`;
+    default:
+      return `${at}: ${error.message ?? 'is not valid'}`;
+  }
+}
+
+function findDuplicateIds(templates: Template[]): string[] {
+  const seen = new Set<number>();
+  const reported = new Set<number>();
+  const problems: string[] = [];
+  for (const template of templates) {
+    if (seen.has(template.id) && !reported.has(template.id)) {
+      reported.add(template.id);
+      problems.push(`/templates: two templates have the id ${template.id}`);
+    }
+    seen.add(template.id);
+  }
+  return problems;
+}
+
+/** Rules the schema cannot say: a plan created from the template must be valid too. */
+function checkTemplate(template: Template, index: number): string[] {
+  const at = `/templates/${index}`;
+  const problems: string[] = [];
+  if (template.name.trim() === '') problems.push(`${at}/name: must not be blank`);
+  const keys = new Set<string>();
+  template.entitlements.forEach((entitlement, i) => {
+    if (keys.has(entitlement.key)) {
+      problems.push(`${at}/entitlements/${i}/key: "${entitlement.key}" appears twice`);
+    }
+    keys.add(entitlement.key);
+    if (typeof entitlement.value === 'number' && !Number.isFinite(entitlement.value)) {
+      problems.push(`${at}/entitlements/${i}/value: must be a finite number`);
+    }
+  });
+  return problems;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }

@@ -1,0 +1,29 @@
+import type { App } from './app.js';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+
+/**
+ * Starts the service and stops it gracefully on SIGTERM/SIGINT: stop
+ * accepting connections, let in-flight requests finish within the grace
+ * period, close the database.
+ */
+export async function startServer(config: Config): Promise<App> {
+  const app = await buildApp(config);
+  await app.listen({ port: config.port, host: config.host });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => {
+      app.log.error('in-flight requests did not finish within the shutdown grace period');
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    deadline.unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+  return app;
+}
