@@ -1,3 +1,4 @@
+import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -9,6 +10,7 @@ import { registerAuthentication } from './http/auth.js';
 import { registerErrorHandler, sendProblem, toAppError } from './http/error-handler.js';
 import { registerNotFoundHandler } from './http/not-found.js';
 import { openApiOptions } from './http/openapi.js';
+import { registerRateLimit } from './http/rate-limit.js';
 import { registerRequestIdHeader, requestIdFor } from './http/request-id.js';
 import { registerRequestLog } from './http/request-log.js';
 import { Problem } from './http/schemas.js';
@@ -66,13 +68,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   registerNotFoundHandler(app);
 
+  await app.register(helmet, {
+    // A JSON API needs no sources; the docs page sets its own policy (staticCSP).
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    },
+  });
   await app.register(swagger, openApiOptions(config));
   await app.register(
     async (scoped) => {
-      await scoped.register(swaggerUi, { routePrefix: '/docs' });
+      await scoped.register(swaggerUi, {
+        routePrefix: '/docs',
+        staticCSP: true,
+        // Served over plain HTTP on a laptop too: upgrading its own assets to HTTPS would break the page.
+        transformStaticCSP: (header) => header.replace(/upgrade-insecure-requests;?/, ''),
+      });
       scoped.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-      registerAuthentication(scoped);
-      await scoped.register(registerModules);
+      await scoped.register(async (api) => {
+        registerAuthentication(api, config);
+        await registerRateLimit(api, config);
+        await api.register(registerModules);
+      });
     },
     { prefix: config.basePath },
   );

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { startServer } from './server.js';
+import { registerKeyCommands } from './modules/api-keys/api-key.cli.js';
 import { TemplateCatalogError } from './modules/templates/template.catalog.js';
+import { startServer } from './server.js';
 
 /** The `facility-admin` command: serve (the default), migrate, openapi. */
 const program = new Command('facility-admin').description(
@@ -44,8 +45,14 @@ program
     await app.close();
   });
 
+registerKeyCommands(program);
+
 program.parseAsync().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof TemplateCatalogError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof TemplateCatalogError ||
+    error instanceof InvalidArgumentError
+  ) {
     console.error(`facility-admin: ${error.message}`);
   } else {
     console.error(error);

@@ -15,6 +15,11 @@ export interface Config {
   bodyLimitBytes: number;
   templatesFile: string | undefined;
   shutdownGraceMs: number;
+  rateLimitPerMinute: number;
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key, so that several deployments can share one Redis. */
+  redisKeyPrefix: string;
+  rateLimitWindowMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -41,6 +46,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: readInteger(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     templatesFile: env.TEMPLATES_FILE || undefined,
     shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    rateLimitPerMinute: readInteger(env, 'RATE_LIMIT_PER_MINUTE', 3000, 0, 10_000_000),
+    redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'facility-admin:',
+    rateLimitWindowMs: readInteger(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
   };
 }
 

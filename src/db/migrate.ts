@@ -1,10 +1,12 @@
 import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database.js';
 import * as initial from './migrations/0001_initial.js';
+import * as apiKeys from './migrations/0002_api_keys.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_api_keys': apiKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -79,4 +79,17 @@ export interface DatabaseSchema {
   entitlements: EntitlementsTable;
   members: MembersTable;
   policies: PoliciesTable;
+  api_keys: ApiKeysTable;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  name: string;
+  role: string;
+  /** JSON array of facility ids, or null for every facility. */
+  facility_ids: string | null;
+  /** SHA-256 of the secret; the secret itself is never stored. */
+  secret_hash: string;
+  created_at: string;
+  revoked_at: string | null;
 }

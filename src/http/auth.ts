@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { hashSecret, principalForSecret } from '../modules/api-keys/api-key.service.js';
+import { AppError } from './errors.js';
 
-/**
- * Who is calling. Every request passes through `registerAuthentication`,
- * the single seam where API keys will be checked; until then every caller
- * acts as an admin of every facility and any Authorization header is ignored.
- */
+/** Who is calling: an API key's identity, role and facility scope. */
 export interface Principal {
+  /** 0 for ADMIN_API_KEY; null when authentication is off. */
   keyId: number | null;
   keyName: string;
   role: 'admin' | 'viewer';
@@ -18,11 +18,50 @@ declare module 'fastify' {
   }
 }
 
-const EVERYONE: Principal = { keyId: null, keyName: 'anonymous', role: 'admin', facilityIds: 'all' };
+const EVERYONE: Principal = { keyId: null, keyName: 'AUTH_MODE=none', role: 'admin', facilityIds: 'all' };
+const READ_METHODS = new Set(['GET', 'HEAD']);
 
-export function registerAuthentication(app: FastifyInstance): void {
-  app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('onRequest', async (request) => {
-    request.principal = EVERYONE;
+const unauthenticated = () =>
+  new AppError('unauthenticated', 'Send a valid API key as "Authorization: Bearer <key>"', {
+    headers: { 'www-authenticate': 'Bearer realm="facility-admin"' },
   });
+
+/**
+ * The one place every API route passes through: authentication (401) first,
+ * before the request is parsed or validated, then authorization (403): the
+ * facility in the path must be in the key's scope, and a viewer may only read.
+ */
+export function registerAuthentication(app: FastifyInstance, config: Config): void {
+  app.decorateRequest('principal', null as unknown as Principal);
+  const adminSecretHash = config.adminApiKey ? Buffer.from(hashSecret(config.adminApiKey), 'hex') : undefined;
+  app.addHook('onRequest', async (request) => {
+    if (config.authMode === 'none') {
+      request.principal = EVERYONE;
+      return;
+    }
+    const secret = bearerToken(request);
+    const principal =
+      secret === undefined ? undefined : await principalForSecret(app.db, secret, adminSecretHash);
+    if (!principal) throw unauthenticated();
+    request.principal = principal;
+    authorize(request, principal);
+  });
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const match = /^Bearer +([\x21-\x7e]{1,512})$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+function authorize(request: FastifyRequest, principal: Principal): void {
+  if (principal.role !== 'admin' && !READ_METHODS.has(request.method)) {
+    throw new AppError('forbidden', 'This API key may only read');
+  }
+  const facility = (request.params as { facility_id?: string }).facility_id;
+  if (facility === undefined || principal.facilityIds === 'all') return;
+  // Compared as numbers, as validation reads the path ("01" is facility 1).
+  const facilityId = /^\d{1,16}$/.test(facility) ? Number(facility) : Number.NaN;
+  if (!principal.facilityIds.includes(facilityId)) {
+    throw new AppError('forbidden', `This API key has no access to facility ${facility}`);
+  }
 }

@@ -13,6 +13,16 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
           'Errors are RFC 9457 problem details (application/problem+json) with a machine-readable `code`.',
         license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
       },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key: created on first start or with "facility-admin keys create"',
+          },
+        },
+      },
+      security: [{ bearerAuth: [] }],
       servers: [{ url: '/', description: 'This service (paths include BASE_PATH when one is set)' }],
       tags: [
         { name: 'plans', description: 'Membership plans of a facility' },

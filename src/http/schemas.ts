@@ -80,6 +80,9 @@ const problemContent = {
 
 const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input: validation_error or malformed_json',
+  401: 'unauthenticated: no API key, or a malformed, unknown or revoked one',
+  403: 'forbidden: the facility is outside the key scope, or a viewer key tried to write',
+  429: 'rate_limited: too many requests for this API key; see Retry-After',
   404: 'Not found',
   409: 'Conflict with the current state',
   412: 'If-Match did not match',
@@ -91,7 +94,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
 /** Problem responses for the given statuses, in the form OpenAPI and the serializer share. */
 export function problemResponses(...statuses: number[]) {
   const responses: Record<string, { description: string; content: typeof problemContent }> = {};
-  for (const status of [400, ...statuses]) {
+  for (const status of [400, 401, 403, ...statuses, 429]) {
     responses[status] = {
       description: PROBLEM_DESCRIPTIONS[status] ?? 'Problem',
       content: problemContent,

@@ -1,0 +1,45 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { AppError } from './errors.js';
+
+/**
+ * Per-API-key rate limit (RATE_LIMIT_PER_MINUTE per RATE_LIMIT_WINDOW_MS, one
+ * minute unless changed; per client IP when authentication is off). With
+ * REDIS_URL the counters live in Redis, so the limit holds across instances.
+ * Must be registered after authentication, whose hook names the key.
+ */
+export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
+  const max = config.rateLimitPerMinute;
+  if (max === 0) return;
+  const windowSeconds = Math.round(config.rateLimitWindowMs / 1000);
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined;
+  if (redis) {
+    redis.on('error', (error) => app.log.warn({ err: error }, 'redis unavailable; rate limit skipped'));
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+  }
+  await app.register(rateLimit, {
+    max,
+    timeWindow: config.rateLimitWindowMs,
+    redis,
+    nameSpace: `${config.redisKeyPrefix}rate-limit:`,
+    // Fail open: a Redis outage must not take the API down with it.
+    skipOnError: true,
+    enableDraftSpec: true,
+    keyGenerator: (request) =>
+      request.principal?.keyId == null ? `ip:${request.ip}` : `key:${request.principal.keyId}`,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        'rate_limited',
+        `Too many requests: at most ${context.max} per ${windowSeconds} s for this API key; retry in ${context.after}`,
+      ),
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('ratelimit-policy', `${max};w=${windowSeconds}`);
+  });
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { createTestDatabase, DIALECTS } from '../../../test/harness.js';
+import { buildApp } from '../../app.js';
+import { loadConfig } from '../../config.js';
+
+const run = promisify(execFile);
+
+for (const dialect of DIALECTS) {
+  describe(`API keys through the CLI [${dialect}]`, () => {
+    let databaseUrl = '';
+    let drop = async () => {};
+    before(async () => {
+      const database = await createTestDatabase(dialect);
+      databaseUrl =
+        dialect === 'sqlite' ? `sqlite:/tmp/fa-keys-${process.pid}-${Date.now()}.db` : database.url;
+      drop = database.drop;
+    });
+    after(() => drop());
+
+    const cli = (...args: string[]) =>
+      run('node', ['--import', 'tsx', 'src/cli.ts', 'keys', ...args], {
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+      });
+
+    test('create prints only the key on stdout; it works until revoked, on the next request', async () => {
+      const created = await cli('create', '--name', 'front desk', '--facilities', '7,8', '--role', 'viewer');
+      const secret = created.stdout.trim();
+      assert.match(secret, /^fa_[A-Za-z0-9_-]{43}$/);
+
+      const listed = await cli('list', '--json');
+      const keys = JSON.parse(listed.stdout);
+      assert.equal(listed.stdout.includes(secret), false, 'list never shows a secret');
+      const key = keys.find((k: { name: string }) => k.name === 'front desk');
+      assert.deepEqual([key.role, key.facilityIds, key.revokedAt], ['viewer', [7, 8], null]);
+
+      const app = await buildApp({ ...loadConfig({}), databaseUrl, authMode: 'api-key' }, { logger: false });
+      after(() => app.close());
+      const read = (facility: number) =>
+        app.inject({
+          url: `/admin/facilities/${facility}/policy`,
+          headers: { authorization: `Bearer ${secret}` },
+        });
+      assert.equal((await read(7)).statusCode, 200);
+      assert.equal((await read(9)).statusCode, 403);
+
+      await cli('revoke', String(key.id));
+      assert.equal((await read(7)).statusCode, 401);
+      const again = JSON.parse((await cli('list', '--json')).stdout);
+      assert.notEqual(again.find((k: { id: number }) => k.id === key.id).revokedAt, null);
+    });
+
+    test('create refuses a bad scope with a clear message and exit code 1', async () => {
+      await assert.rejects(cli('create', '--name', 'x'), (error: { code: number; stderr: string }) => {
+        assert.equal(error.code, 1);
+        assert.match(error.stderr, /--facilities <ids> or --all-facilities/);
+        return true;
+      });
+      await assert.rejects(cli('create', '--name', 'x', '--facilities', 'a,b'), /positive facility ids/);
+    });
+  });
+}

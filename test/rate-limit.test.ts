@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type App, buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { assertProblem } from './harness.js';
+
+const KEY = 'rate-limit-test-admin-key';
+const headers = { authorization: `Bearer ${KEY}` };
+
+async function appWith(
+  overrides: Partial<ReturnType<typeof loadConfig>>,
+  database = openDatabase('sqlite::memory:'),
+) {
+  const config = { ...loadConfig({}), adminApiKey: KEY, rateLimitWindowMs: 1000, ...overrides };
+  return { app: await buildApp(config, { database, logger: false }), database };
+}
+
+const get = (app: App, url = '/admin/facilities/1/policy') => app.inject({ method: 'GET', url, headers });
+
+test('over the limit: 429 rate_limited with Retry-After and RateLimit headers, then recovered', async () => {
+  const { app, database } = await appWith({ rateLimitPerMinute: 3 });
+  after(async () => {
+    await app.close();
+    await database.close();
+  });
+  for (let i = 0; i < 3; i++) {
+    const ok = await get(app);
+    assert.equal(ok.statusCode, 200);
+    assert.equal(ok.headers['ratelimit-limit'], '3');
+    assert.equal(ok.headers['ratelimit-policy'], '3;w=1');
+  }
+  const limited = await get(app);
+  assertProblem(
+    { status: limited.statusCode, headers: limited.headers, body: limited.json(), text: limited.body },
+    429,
+    'rate_limited',
+  );
+  assert.ok(Number(limited.headers['retry-after']) >= 0);
+  assert.equal(limited.headers['ratelimit-remaining'], '0');
+  assert.ok(limited.headers['ratelimit-reset'] !== undefined);
+  await sleep(1100);
+  assert.equal((await get(app)).statusCode, 200);
+});
+
+test('RATE_LIMIT_PER_MINUTE=0 turns the limit off', async () => {
+  const { app, database } = await appWith({ rateLimitPerMinute: 0 });
+  after(async () => {
+    await app.close();
+    await database.close();
+  });
+  for (let i = 0; i < 20; i++) assert.equal((await get(app)).statusCode, 200);
+});
+
+test('with REDIS_URL the limit holds across two instances', async () => {
+  const redis = { redisUrl: 'redis://127.0.0.1:6379', redisKeyPrefix: `fa-test-${randomUUID()}:` };
+  const path = `/tmp/fa-rate-limit-${randomUUID()}.db`;
+  const a = await appWith(
+    { ...redis, rateLimitPerMinute: 4, rateLimitWindowMs: 5000 },
+    openDatabase(`sqlite:${path}`),
+  );
+  const b = await appWith(
+    { ...redis, rateLimitPerMinute: 4, rateLimitWindowMs: 5000 },
+    openDatabase(`sqlite:${path}`),
+  );
+  after(async () => {
+    for (const { app, database } of [a, b]) {
+      await app.close();
+      await database.close();
+    }
+  });
+  const statuses = [];
+  for (const app of [a.app, b.app, a.app, b.app, a.app, b.app]) statuses.push((await get(app)).statusCode);
+  assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
+});
