@@ -14,6 +14,10 @@ export const EntitlementKey = Type.String({
 export const EntitlementValue = Type.Unsafe<string | number | boolean>({
   type: ['string', 'number', 'boolean'],
   maxLength: 500,
+  // JSON.parse reads 1e400 as Infinity, which JSON can neither store nor
+  // answer; these bounds keep numbers finite.
+  minimum: -Number.MAX_VALUE,
+  maximum: Number.MAX_VALUE,
 });
 
 export const Entitlement = Type.Object(

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { readPageRequest, toPage } from '../../http/paging.js';
 import { replyWithResource } from '../../http/resource-reply.js';
 import {
@@ -22,6 +23,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: PlanCreate,
         response: { 201: Plan, ...problemResponses(409, 422, ...BODY_PROBLEMS) },
       },
+      preValidation: trimName,
     },
     async (request, reply) => {
       const plan = await createPlan(app.db, app.templates, request.params.facility_id, request.body);
@@ -82,6 +84,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: PlanPatch,
         response: { 200: Plan, ...problemResponses(404, 409, ...BODY_PROBLEMS) },
       },
+      preValidation: trimName,
     },
     async (request, reply) => {
       const { facility_id, plan_id } = request.params;
@@ -107,3 +110,14 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/**
+ * A name's length counts after trimming ("  Gold  " is 4 characters), which
+ * the schema cannot express, so the schema checks the trimmed name.
+ */
+async function trimName(request: FastifyRequest): Promise<void> {
+  const body = request.body as { name?: unknown } | null;
+  if (body !== null && typeof body === 'object' && typeof body.name === 'string') {
+    body.name = body.name.trim();
+  }
+}

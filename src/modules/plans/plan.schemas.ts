@@ -14,11 +14,12 @@ import {
 export const BILLING_PERIODS = ['one_time', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 export const BillingPeriod = StringEnum(BILLING_PERIODS, { description: 'How often the price is charged' });
 
+/** Checked after trimming (see plan.routes.ts), so a name of only spaces is empty. */
 const PlanName = Type.String({
   minLength: 1,
   maxLength: 120,
-  pattern: '\\S',
-  description: '1 to 120 characters; surrounding spaces are trimmed; unique per facility, ignoring case',
+  description:
+    '1 to 120 characters after trimming surrounding white space; unique per facility, ignoring case',
 });
 
 const editable = {

@@ -10,6 +10,7 @@ import {
   deletePlanById,
   findPlanById,
   insertPlan,
+  isPlanReferredToByMembers,
   listPlans,
   type PlanValues,
   updatePlan,
@@ -56,7 +57,7 @@ export async function createPlan(
     const policy = await readPolicySettings(trx, facilityId);
     const values: PlanValues = {
       name: body.name.trim(),
-      description: body.description ?? template?.description ?? null,
+      description: body.description !== undefined ? body.description : (template?.description ?? null),
       sport_id: body.sport_id !== undefined ? body.sport_id : (template?.sport_id ?? null),
       template_id: template?.id ?? null,
       price_amount: body.price_amount ?? template?.price_amount ?? 0,
@@ -103,12 +104,14 @@ export async function deletePlan(db: Db, facilityId: number, planId: number, har
     const plan = await findPlanById(trx, facilityId, planId, { lock: true });
     if (!plan) throw planNotFound(facilityId, planId);
     if (hard) {
+      // Checked up front because SQLite reports a RESTRICT foreign key as a
+      // trigger failure, not as a foreign key violation. The row lock taken
+      // above makes a member who joins meanwhile wait (PostgreSQL); the catch
+      // stays as the last line of defence.
+      if (await isPlanReferredToByMembers(trx, planId)) throw planInUse(planId);
       await deletePlanById(trx, planId).catch((error: unknown) => {
         if (!isForeignKeyViolation(error)) throw error;
-        throw new AppError(
-          'plan_in_use',
-          `Plan ${planId} is referred to by members; it can only be archived`,
-        );
+        throw planInUse(planId);
       });
     } else if (plan.deleted_at === null) {
       const now = new Date().toISOString();
@@ -126,6 +129,13 @@ function rethrowNameConflict(name: string) {
 
 export function planNotFound(facilityId: number, planId: number): AppError {
   return new AppError('plan_not_found', `Facility ${facilityId} has no plan with id ${planId}`);
+}
+
+function planInUse(planId: number): AppError {
+  return new AppError(
+    'plan_in_use',
+    `Plan ${planId} is referred to by members (removed ones included); it can only be archived`,
+  );
 }
 
 function planArchived(planId: number): AppError {
