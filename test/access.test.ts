@@ -257,8 +257,10 @@ describeEachDialect(
       assert.equal(unknown.body.detail, revoked.body.detail);
     });
 
-    test('health-free documents stay open: /openapi.json and /docs need no key', async () => {
+    test('health checks, /openapi.json and /docs need no key', async () => {
       assert.equal((await api.get('/openapi.json')).status, 200);
+      assert.equal((await api.get('/healthz')).status, 200);
+      assert.equal((await api.get('/readyz')).status, 200);
       assert.ok([200, 302].includes((await api.get('/docs')).status));
     });
 

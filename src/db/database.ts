@@ -23,6 +23,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Database {
   db: Db;
   dialect: DialectName;
+  /** Connection pool usage (PostgreSQL only), for metrics. */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -36,8 +38,17 @@ export function parseDatabaseUrl(url: string): { dialect: DialectName; target: s
 
 export function openDatabase(url: string): Database {
   const { dialect, target } = parseDatabaseUrl(url);
-  const db = dialect === 'sqlite' ? openSqlite(target) : openPostgres(target);
-  return { db, dialect, close: () => db.destroy() };
+  if (dialect === 'sqlite') {
+    const db = openSqlite(target);
+    return { db, dialect, close: () => db.destroy() };
+  }
+  const { db, pool } = openPostgres(target);
+  return {
+    db,
+    dialect,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  };
 }
 
 /**
@@ -98,10 +109,10 @@ const pgTypes = {
   },
 };
 
-function openPostgres(url: string): Db {
+function openPostgres(url: string): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
   // An idle client whose server went away emits 'error'; without a listener
   // that would crash the process. The next query fails and is answered 503.
   pool.on('error', () => {});
-  return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  return { db: new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) }), pool };
 }

@@ -10,8 +10,10 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 export function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as DbError)?.code;
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  const { code, message } = (error as DbError) ?? {};
+  if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return true;
+  // SQLite reports an ON DELETE RESTRICT refusal as a trigger constraint.
+  return code === 'SQLITE_CONSTRAINT_TRIGGER' && String(message).includes('FOREIGN KEY');
 }
 
 const CONNECTION_ERROR_CODES = new Set([

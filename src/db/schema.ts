@@ -80,6 +80,8 @@ export interface DatabaseSchema {
   members: MembersTable;
   policies: PoliciesTable;
   api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
+  audit_events: AuditEventsTable;
 }
 
 export interface ApiKeysTable {
@@ -92,4 +94,32 @@ export interface ApiKeysTable {
   secret_hash: string;
   created_at: string;
   revoked_at: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  /** Whose key it is: `key:<api key id>`, or `anonymous` when authentication is off. */
+  scope: string;
+  idempotency_key: string;
+  /** SHA-256 of method, path and body: the same key with another request is refused. */
+  request_hash: string;
+  /** Null while the first request is in flight. */
+  response_status: number | null;
+  response_body: string | null;
+  response_location: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  facility_id: number;
+  resource_type: string;
+  resource_id: string;
+  action: string;
+  api_key_id: number | null;
+  api_key_name: string;
+  /** JSON object: field → {before, after}. */
+  changes: string;
+  request_id: string | null;
+  occurred_at: string;
 }

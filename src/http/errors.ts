@@ -36,7 +36,7 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 export interface FieldError {
-  location: 'body' | 'query' | 'path';
+  location: 'body' | 'query' | 'path' | 'header';
   field: string;
   message: string;
 }

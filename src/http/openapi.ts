@@ -30,6 +30,7 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
         { name: 'entitlements', description: 'Entitlements of a plan' },
         { name: 'members', description: 'Members of a facility' },
         { name: 'policy', description: 'The policy of a facility' },
+        { name: 'operations', description: 'Health checks, open without a key' },
       ],
     },
     refResolver: {

@@ -64,7 +64,7 @@ export const Problem = Type.Object(
     errors: Type.Optional(
       Type.Array(
         Type.Object({
-          location: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('path')]),
+          location: StringEnum(['body', 'query', 'path', 'header'] as const),
           field: Type.String(),
           message: Type.String(),
         }),

@@ -14,6 +14,8 @@ const READ_ONLY_FIELDS = new Set([
   'updated_at',
   'deleted_at',
   'status_changed_at',
+  // Set on create only; a PATCH that names it is told so.
+  'template_id',
 ]);
 
 type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema> };
@@ -25,7 +27,14 @@ type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSc
  * not integers, and only `true`/`false` are booleans.
  */
 export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
-  const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false });
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes: false,
+    useDefaults: false,
+    strict: false,
+    // JSON cannot carry Infinity or NaN; 1e400 parses to Infinity and must not pass as a number.
+    strictNumbers: true,
+  });
   addFormats(ajv);
   return ({ schema, httpPart }) => {
     const validate = ajv.compile(schema);
@@ -59,6 +68,7 @@ const LOCATIONS: Record<string, FieldError['location']> = {
   body: 'body',
   querystring: 'query',
   params: 'path',
+  headers: 'header',
 };
 
 /** Turns ajv's errors into the contract's `errors[]`, one entry per problem. */

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * Prometheus metrics at /metrics: requests by route and status, their
+ * latency, database pool usage and the process metrics of prom-client.
+ * Each app has its own registry, so several apps in one process (tests) do
+ * not clash.
+ */
+export function registerMetrics(app: FastifyInstance, pool: (() => { total: number; idle: number; waiting: number }) | undefined) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  if (pool) {
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Database pool connections by state',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        const { total, idle, waiting } = pool();
+        this.set({ state: 'total' }, total);
+        this.set({ state: 'idle' }, idle);
+        this.set({ state: 'waiting' }, waiting);
+      },
+    });
+  }
+  app.addHook('onResponse', async (request, reply) => {
+    // Unmatched paths share one label, so random URLs cannot grow the series without bound.
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+}
