@@ -8,6 +8,7 @@ import { type Database, type Db, type DialectName, openDatabase } from './db/dat
 import { migrateToLatest } from './db/migrate.js';
 import { registerAuthentication } from './http/auth.js';
 import { registerErrorHandler, sendProblem, toAppError } from './http/error-handler.js';
+import { registerMetrics } from './http/metrics.js';
 import { registerNotFoundHandler } from './http/not-found.js';
 import { openApiOptions } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -15,6 +16,8 @@ import { registerRequestIdHeader, requestIdFor } from './http/request-id.js';
 import { registerRequestLog } from './http/request-log.js';
 import { Problem } from './http/schemas.js';
 import { createValidatorCompiler } from './http/validation.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { registerIdempotency } from './modules/idempotency/idempotency.hooks.js';
 import { loadTemplateCatalog, type TemplateCatalog } from './modules/templates/template.catalog.js';
 import { registerModules } from './modules.js';
 
@@ -85,9 +88,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         transformStaticCSP: (header) => header.replace(/upgrade-insecure-requests;?/, ''),
       });
       scoped.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      registerMetrics(scoped, database.poolStats);
+      await scoped.register(healthRoutes);
       await scoped.register(async (api) => {
         registerAuthentication(api, config);
         await registerRateLimit(api, config);
+        registerIdempotency(api);
         await api.register(registerModules);
       });
     },

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { auditRoutes } from './modules/audit/audit.routes.js';
 import { entitlementRoutes } from './modules/entitlements/entitlement.routes.js';
 import { memberRoutes } from './modules/members/member.routes.js';
 import { planRoutes } from './modules/plans/plan.routes.js';
@@ -12,4 +13,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(entitlementRoutes);
   await app.register(memberRoutes);
   await app.register(policyRoutes);
+  await app.register(auditRoutes);
 }

@@ -7,7 +7,10 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
  * Each app has its own registry, so several apps in one process (tests) do
  * not clash.
  */
-export function registerMetrics(app: FastifyInstance, pool: (() => { total: number; idle: number; waiting: number }) | undefined) {
+export function registerMetrics(
+  app: FastifyInstance,
+  pool: (() => { total: number; idle: number; waiting: number }) | undefined,
+) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -39,7 +42,11 @@ export function registerMetrics(app: FastifyInstance, pool: (() => { total: numb
   }
   app.addHook('onResponse', async (request, reply) => {
     // Unmatched paths share one label, so random URLs cannot grow the series without bound.
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode };
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: reply.statusCode,
+    };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
   });

@@ -1,9 +1,9 @@
 import type { FastifyReply } from 'fastify';
+import { etagOf } from './etag.js';
 
 /**
  * The one place where a single resource's response is built (plan, member,
- * policy, entitlements). Response headers that describe one resource, such as
- * its version, belong here.
+ * policy, entitlements): it carries the ETag that If-Match is checked against.
  */
 export function replyWithResource<T>(
   reply: FastifyReply,
@@ -11,6 +11,7 @@ export function replyWithResource<T>(
   options: { status?: number; location?: string } = {},
 ): T {
   reply.code(options.status ?? 200);
+  reply.header('etag', etagOf(resource));
   if (options.location) reply.header('location', options.location);
   return resource;
 }

@@ -117,3 +117,10 @@ export function StringEnum<const T extends readonly string[]>(
 
 /** The response of a delete: 204 with no body. */
 export const NoContent = Type.Null({ description: 'No content' });
+
+/** If-Match on PATCH, PUT and DELETE: the write happens only if the ETag still matches (else 412). */
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 1024, description: 'ETag from a previous read; * matches any' }),
+  ),
+});

@@ -19,7 +19,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('completed_at', timestamp)
     .addPrimaryKeyConstraint('idempotency_keys_pkey', ['scope', 'idempotency_key'])
     .execute();
-  await db.schema.createIndex('idempotency_keys_created_at').on('idempotency_keys').column('created_at').execute();
+  await db.schema
+    .createIndex('idempotency_keys_created_at')
+    .on('idempotency_keys')
+    .column('created_at')
+    .execute();
 
   await db.schema
     .createTable('audit_events')
@@ -36,7 +40,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('request_id', 'text')
     .addColumn('occurred_at', timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('audit_events_facility_id').on('audit_events').columns(['facility_id', 'id']).execute();
+  await db.schema
+    .createIndex('audit_events_facility_id')
+    .on('audit_events')
+    .columns(['facility_id', 'id'])
+    .execute();
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up()

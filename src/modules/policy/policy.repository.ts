@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { dialectOf } from '../../db/dialect.js';
 import type { PoliciesTable } from '../../db/schema.js';
 import { DEFAULT_POLICY, type Policy, type PolicySettings } from './policy.schemas.js';
 
@@ -22,11 +23,17 @@ function toColumns(settings: Partial<PolicySettings>) {
   };
 }
 
-export async function findPolicyByFacilityId(db: Executor, facilityId: number): Promise<Policy | undefined> {
+export async function findPolicyByFacilityId(
+  db: Executor,
+  facilityId: number,
+  options: { lock?: boolean } = {},
+): Promise<Policy | undefined> {
   const row = await db
     .selectFrom('policies')
     .selectAll()
     .where('facility_id', '=', facilityId)
+    // Serializes concurrent PATCHes on PostgreSQL (If-Match, no lost update); SQLite writers are serial.
+    .$if(options.lock === true && dialectOf(db) === 'postgres', (qb) => qb.forUpdate())
     .executeTakeFirst();
   return row && toPolicy(row);
 }

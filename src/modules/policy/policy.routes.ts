@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, FacilityParams, problemResponses } from '../../http/schemas.js';
+import { BODY_PROBLEMS, FacilityParams, IfMatchHeaders, problemResponses } from '../../http/schemas.js';
+import { writeContextOf } from '../../http/write-context.js';
 import { Policy, PolicyPatch } from './policy.schemas.js';
 import { getOrCreatePolicy, patchPolicy } from './policy.service.js';
 
@@ -10,6 +11,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['policy'],
+        operationId: 'getPolicy',
         summary: 'Read the facility policy (created with defaults on first read)',
         params: FacilityParams,
         response: { 200: Policy, ...problemResponses() },
@@ -24,13 +26,18 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['policy'],
+        operationId: 'updatePolicy',
         summary: 'Change some policy fields (creates the policy if needed)',
         params: FacilityParams,
+        headers: IfMatchHeaders,
         body: PolicyPatch,
-        response: { 200: Policy, ...problemResponses(...BODY_PROBLEMS) },
+        response: { 200: Policy, ...problemResponses(412, ...BODY_PROBLEMS) },
       },
     },
     async (request, reply) =>
-      replyWithResource(reply, await patchPolicy(app.db, request.params.facility_id, request.body)),
+      replyWithResource(
+        reply,
+        await patchPolicy(app.db, writeContextOf(request), request.params.facility_id, request.body),
+      ),
   );
 };

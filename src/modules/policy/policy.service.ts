@@ -1,15 +1,22 @@
 import type { Db, Executor } from '../../db/database.js';
 import { changedFields } from '../../http/changes.js';
 import { invalidField } from '../../http/errors.js';
+import { assertIfMatch } from '../../http/etag.js';
+import type { WriteContext } from '../../http/write-context.js';
+import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPolicyByFacilityId, insertDefaultPolicy, updatePolicy } from './policy.repository.js';
 import { DEFAULT_POLICY, type Policy, type PolicyPatch } from './policy.schemas.js';
 
 /** The facility's policy, created with the defaults on first read. */
-export async function getOrCreatePolicy(db: Executor, facilityId: number): Promise<Policy> {
-  const existing = await findPolicyByFacilityId(db, facilityId);
+export async function getOrCreatePolicy(
+  db: Executor,
+  facilityId: number,
+  options: { lock?: boolean } = {},
+): Promise<Policy> {
+  const existing = await findPolicyByFacilityId(db, facilityId, options);
   if (existing) return existing;
   await insertDefaultPolicy(db, facilityId, new Date().toISOString());
-  const created = await findPolicyByFacilityId(db, facilityId);
+  const created = await findPolicyByFacilityId(db, facilityId, options);
   if (!created) throw new Error(`policy of facility ${facilityId} vanished after insert`);
   return created;
 }
@@ -19,14 +26,29 @@ export async function readPolicySettings(db: Executor, facilityId: number) {
   return (await findPolicyByFacilityId(db, facilityId)) ?? DEFAULT_POLICY;
 }
 
-export async function patchPolicy(db: Db, facilityId: number, patch: PolicyPatch): Promise<Policy> {
+export async function patchPolicy(
+  db: Db,
+  context: WriteContext,
+  facilityId: number,
+  patch: PolicyPatch,
+): Promise<Policy> {
   const normalized = { ...patch };
   if (patch.timezone !== undefined) normalized.timezone = canonicalTimeZone(patch.timezone);
   return db.transaction().execute(async (trx) => {
-    const current = await getOrCreatePolicy(trx, facilityId);
+    const current = await getOrCreatePolicy(trx, facilityId, { lock: true });
+    assertIfMatch(context.ifMatch, current);
     const changes = changedFields(current, normalized);
     if (!changes) return current;
-    return updatePolicy(trx, facilityId, changes, new Date().toISOString());
+    const updated = await updatePolicy(trx, facilityId, changes, new Date().toISOString());
+    await recordAuditEvent(trx, context, {
+      facilityId,
+      resourceType: 'policy',
+      resourceId: facilityId,
+      action: 'update',
+      before: current,
+      after: updated,
+    });
+    return updated;
   });
 }
 

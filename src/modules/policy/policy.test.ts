@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertInvalid, describeEachDialect } from '../../../test/harness.js';
+import { assertInvalid, assertProblem, describeEachDialect } from '../../../test/harness.js';
 
 describeEachDialect('policy', (api) => {
   const policyUrl = (facilityId: number) => `/admin/facilities/${facilityId}/policy`;
@@ -91,5 +91,55 @@ describeEachDialect('policy', (api) => {
   test('null is 400 for non-nullable fields', async () => {
     const facility = api.newFacility();
     assertInvalid(await api.patch(policyUrl(facility), { currency: null }), '/currency');
+  });
+});
+
+describeEachDialect('policy: ETag, If-Match and audit', (api) => {
+  const policyUrl = (facilityId: number) => `/admin/facilities/${facilityId}/policy`;
+
+  test('GET and PATCH carry a strong ETag that changes with a change and not with a no-op', async () => {
+    const facility = api.newFacility();
+    const read = await api.get(policyUrl(facility));
+    assert.match(String(read.headers.etag), /^"[A-Za-z0-9_-]+"$/);
+    const noop = await api.patch(policyUrl(facility), { currency: 'USD' });
+    assert.equal(noop.headers.etag, read.headers.etag);
+    const changed = await api.patch(policyUrl(facility), { currency: 'GBP' });
+    assert.notEqual(changed.headers.etag, read.headers.etag);
+    assert.equal((await api.get(policyUrl(facility))).headers.etag, changed.headers.etag);
+  });
+
+  test('PATCH with a stale If-Match is 412 precondition_failed and changes nothing', async () => {
+    const facility = api.newFacility();
+    const stale = String((await api.get(policyUrl(facility))).headers.etag);
+    await api.patch(policyUrl(facility), { guest_passes_per_month: 3 });
+    const refused = await api.patch(
+      policyUrl(facility),
+      { guest_passes_per_month: 9 },
+      { 'if-match': stale },
+    );
+    assertProblem(refused, 412, 'precondition_failed');
+    assert.equal((await api.get(policyUrl(facility))).body.guest_passes_per_month, 3);
+  });
+
+  test('PATCH with the current If-Match (or *) succeeds', async () => {
+    const facility = api.newFacility();
+    const current = String((await api.get(policyUrl(facility))).headers.etag);
+    const ok = await api.patch(policyUrl(facility), { guest_passes_per_month: 4 }, { 'if-match': current });
+    assert.equal(ok.status, 200);
+    const star = await api.patch(policyUrl(facility), { guest_passes_per_month: 5 }, { 'if-match': '*' });
+    assert.equal(star.status, 200);
+  });
+
+  test('a change is in the audit trail with before and after values; a no-op is not', async () => {
+    const facility = api.newFacility();
+    await api.patch(policyUrl(facility), { booking_window_days: 20, currency: 'USD' });
+    await api.patch(policyUrl(facility), { booking_window_days: 20 });
+    const events = await api.get(`/admin/facilities/${facility}/audit-events?resource_type=policy`);
+    assert.equal(events.status, 200);
+    assert.equal(events.body.audit_events.length, 1);
+    const [event] = events.body.audit_events;
+    assert.equal(event.action, 'update');
+    assert.equal(event.resource_id, String(facility));
+    assert.deepEqual(event.changes, { booking_window_days: { before: 14, after: 20 } });
   });
 });

@@ -1,0 +1,50 @@
+import { type Static, Type } from 'typebox';
+import { Id, ListResponse, Nullable, PagingQuery, StringEnum, Timestamp } from '../../http/schemas.js';
+
+export const RESOURCE_TYPES = ['plan', 'entitlements', 'member', 'policy'] as const;
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'restore', 'hard_delete'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+const Change = Type.Object(
+  { before: Type.Unknown(), after: Type.Unknown() },
+  { description: 'The value before and after the write (null when absent)' },
+);
+
+export const AuditEvent = Type.Object(
+  {
+    id: Id,
+    facility_id: Id,
+    resource_type: StringEnum(RESOURCE_TYPES),
+    resource_id: Type.String({
+      description: 'The plan or member id; the plan id for entitlements; the facility id for the policy',
+    }),
+    action: StringEnum(AUDIT_ACTIONS),
+    api_key_id: Nullable(Type.Integer({ minimum: 0 }), {
+      description: '0 is ADMIN_API_KEY; null when authentication is off',
+    }),
+    api_key_name: Type.String(),
+    changes: Type.Record(Type.String(), Change, {
+      description: 'Changed fields (entitlement keys for entitlements)',
+    }),
+    request_id: Nullable(Type.String()),
+    occurred_at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type AuditEvent = Static<typeof AuditEvent>;
+
+export const AuditEventListQuery = Type.Object(
+  {
+    resource_type: Type.Optional(StringEnum(RESOURCE_TYPES)),
+    resource_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    action: Type.Optional(StringEnum(AUDIT_ACTIONS)),
+    since: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Only events at or after this time' }),
+    ),
+    ...PagingQuery,
+  },
+  { additionalProperties: false },
+);
+
+export const AuditEventList = ListResponse('audit_events', AuditEvent);

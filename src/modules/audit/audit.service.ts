@@ -1,0 +1,59 @@
+import type { Executor } from '../../db/database.js';
+import type { WriteContext } from '../../http/write-context.js';
+import { insertAuditEvent } from './audit.repository.js';
+import type { AuditAction, ResourceType } from './audit.schemas.js';
+
+/** Bookkeeping fields that change with every write and say nothing on their own. */
+const IGNORED_FIELDS = new Set(['updated_at']);
+
+type Fields = Record<string, unknown>;
+
+/** Field → {before, after} for every field whose value differs. */
+export function diffFields(
+  before: Fields | null,
+  after: Fields | null,
+): Record<string, { before: unknown; after: unknown }> {
+  const changes: Record<string, { before: unknown; after: unknown }> = {};
+  const names = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  for (const name of names) {
+    if (IGNORED_FIELDS.has(name)) continue;
+    const was = before?.[name] ?? null;
+    const is = after?.[name] ?? null;
+    if (JSON.stringify(was) !== JSON.stringify(is)) changes[name] = { before: was, after: is };
+  }
+  return changes;
+}
+
+/**
+ * Records a successful write in the audit trail. Called with the write's own
+ * transaction, so the event exists exactly when the change does.
+ */
+export async function recordAuditEvent(
+  trx: Executor,
+  context: WriteContext,
+  event: {
+    facilityId: number;
+    resourceType: ResourceType;
+    resourceId: number | string;
+    action: AuditAction;
+    before: Fields | null;
+    after: Fields | null;
+  },
+): Promise<void> {
+  await insertAuditEvent(trx, {
+    facility_id: event.facilityId,
+    resource_type: event.resourceType,
+    resource_id: String(event.resourceId),
+    action: event.action,
+    api_key_id: context.actor.keyId,
+    api_key_name: context.actor.keyName,
+    changes: JSON.stringify(diffFields(event.before, event.after)),
+    request_id: context.requestId,
+    occurred_at: new Date().toISOString(),
+  });
+}
+
+/** Entitlements as a field map (key → value), so their changes read like any resource's. */
+export function entitlementFields(entitlements: { key: string; value: unknown }[]): Fields {
+  return Object.fromEntries(entitlements.map((e) => [e.key, e.value]));
+}

@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import { isMigrated } from '../../db/migrate.js';
+import { AppError } from '../../http/errors.js';
+
+const Health = Type.Object({ status: Type.Literal('ok') });
+const Readiness = Type.Object({
+  status: Type.Literal('ok'),
+  database: Type.Literal('ok'),
+  migrations: Type.Literal('ok'),
+});
+
+/** Liveness and readiness for load balancers and orchestrators; open without a key. */
+export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'The process is alive',
+        security: [],
+        response: { 200: Health },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'The database is reachable and migrated',
+        security: [],
+        response: { 200: Readiness },
+      },
+    },
+    async () => {
+      try {
+        await sql`select 1`.execute(app.db);
+      } catch {
+        throw new AppError('service_unavailable', 'The database is not reachable', {
+          headers: { 'retry-after': '1' },
+        });
+      }
+      if (!(await isMigrated(app.db))) {
+        throw new AppError('service_unavailable', 'Database migrations are pending', {
+          headers: { 'retry-after': '5' },
+        });
+      }
+      return { status: 'ok' as const, database: 'ok' as const, migrations: 'ok' as const };
+    },
+  );
+};

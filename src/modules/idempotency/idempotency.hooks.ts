@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { AppError } from '../../http/errors.js';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyRecord,
+  type IdempotencyRecord,
+  purgeIdempotencyKeysBefore,
+  reclaimIdempotencyKey,
+  releaseIdempotencyKey,
+} from './idempotency.repository.js';
+
+/** How long a key is remembered: a retry within this window is answered from the record. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** A first request still "in flight" after this long died with its process; a retry may take over. */
+const ABANDONED_AFTER_MS = 60 * 1000;
+const PURGE_EVERY_MS = 10 * 60 * 1000;
+
+/** The header every POST route declares, so it is validated and documented. */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x20-\\x7E]+$',
+      description:
+        'Makes a retried create safe: the same key and body within 24 hours replays the first answer',
+    }),
+  ),
+});
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency: { scope: string; key: string } | null;
+  }
+}
+
+/**
+ * Idempotent creates. A POST with Idempotency-Key claims the key in the
+ * database (so a retry on another instance is recognised) before the handler
+ * runs; its answer is stored when it is sent, and a retry with the same key and
+ * body gets that answer again with `Idempotent-Replayed: true`.
+ */
+export function registerIdempotency(app: FastifyInstance): void {
+  app.decorateRequest('idempotency', null);
+  app.addHook('preHandler', async (request, reply) => {
+    const key = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || typeof key !== 'string') return;
+    const scope = request.principal.keyId === null ? 'anonymous' : `key:${request.principal.keyId}`;
+    const requestHash = hashRequest(request);
+    const now = new Date();
+    if (await claimIdempotencyKey(app.db, { scope, key, requestHash, now: now.toISOString() })) {
+      request.idempotency = { scope, key };
+      return;
+    }
+    const existing = await findIdempotencyRecord(app.db, scope, key);
+    if (existing && !isStale(existing, now)) return answerFromRecord(existing, requestHash, reply);
+    const claimed = existing
+      ? await reclaimIdempotencyKey(app.db, existing, { requestHash, now: now.toISOString() })
+      : await claimIdempotencyKey(app.db, { scope, key, requestHash, now: now.toISOString() });
+    if (!claimed) throw inProgress();
+    request.idempotency = { scope, key };
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotency;
+    if (!claim) return payload;
+    request.idempotency = null;
+    if (reply.statusCode >= 500) {
+      // A failure that may not happen again: let the retry run.
+      await releaseIdempotencyKey(app.db, claim.scope, claim.key);
+    } else {
+      const location = reply.getHeader('location');
+      await completeIdempotencyKey(app.db, claim.scope, claim.key, {
+        status: reply.statusCode,
+        body: typeof payload === 'string' ? payload : '',
+        location: typeof location === 'string' ? location : null,
+        now: new Date().toISOString(),
+      });
+    }
+    return payload;
+  });
+
+  const purge = () =>
+    purgeIdempotencyKeysBefore(app.db, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString()).catch(
+      (error) => app.log.warn({ err: error }, 'purging old idempotency keys failed'),
+    );
+  const timer = setInterval(purge, PURGE_EVERY_MS).unref();
+  app.addHook('onReady', async () => void purge());
+  app.addHook('onClose', async () => clearInterval(timer));
+}
+
+function hashRequest(request: FastifyRequest): string {
+  const path = request.url.split('?')[0];
+  return createHash('sha256')
+    .update(`${request.method} ${path}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
+}
+
+function isStale(record: IdempotencyRecord, now: Date): boolean {
+  const age = now.getTime() - Date.parse(record.created_at);
+  return age > IDEMPOTENCY_WINDOW_MS || (record.response_status === null && age > ABANDONED_AFTER_MS);
+}
+
+function answerFromRecord(record: IdempotencyRecord, requestHash: string, reply: FastifyReply) {
+  if (record.request_hash !== requestHash) {
+    throw new AppError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was used for a different request; use a new key for a new request',
+    );
+  }
+  if (record.response_status === null) throw inProgress();
+  if (record.response_location) reply.header('location', record.response_location);
+  return reply
+    .code(record.response_status)
+    .header('idempotent-replayed', 'true')
+    .type(record.response_status >= 400 ? 'application/problem+json' : 'application/json; charset=utf-8')
+    .serializer((payload: unknown) => payload as string)
+    .send(record.response_body ?? '');
+}
+
+function inProgress(): AppError {
+  return new AppError(
+    'idempotency_in_progress',
+    'A request with this Idempotency-Key is still being processed; retry shortly',
+    { headers: { 'retry-after': '1' } },
+  );
+}
