@@ -8,6 +8,7 @@ import { type Database, type Db, type DialectName, openDatabase } from './db/dat
 import { migrateToLatest } from './db/migrate.js';
 import { registerAuthentication } from './http/auth.js';
 import { registerErrorHandler, sendProblem, toAppError } from './http/error-handler.js';
+import { registerJsonBodyParser } from './http/json-body.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerNotFoundHandler } from './http/not-found.js';
 import { openApiOptions } from './http/openapi.js';
@@ -62,8 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('templates', templates);
   if (ownsDatabase) app.addHook('onClose', () => database.close());
 
-  // JSON only: Fastify would otherwise accept text/plain bodies.
-  app.removeContentTypeParser(['text/plain']);
+  registerJsonBodyParser(app);
   app.setValidatorCompiler(createValidatorCompiler());
   app.addSchema(Problem);
   registerRequestIdHeader(app);

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionLost } from '../db/errors.js';
 import { AppError, ERROR_CODES, problemType } from './errors.js';
-import { toFieldErrors } from './validation.js';
+import { collectRequestErrors, toFieldErrors } from './validation.js';
 
 /**
  * The one place where a failure becomes problem+json. Known failures keep
@@ -10,7 +10,7 @@ import { toFieldErrors } from './validation.js';
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error as FastifyError);
+    const appError = toAppError(error as FastifyError, request);
     if (appError.code === 'internal_error') {
       request.log.error({ err: error }, 'unexpected failure');
     } else if (appError.code === 'service_unavailable') {
@@ -31,7 +31,15 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
     request_id: String(request.id),
     ...(error.errors ? { errors: error.errors } : {}),
   };
-  return reply.code(error.status).headers(error.headers).type('application/problem+json').send(body);
+  return (
+    reply
+      .code(error.status)
+      // Also set here: errors raised before the onRequest hooks (bad URLs) must carry it too.
+      .header('x-request-id', request.id)
+      .headers(error.headers)
+      .type('application/problem+json')
+      .send(body)
+  );
 }
 
 const FASTIFY_CODES: Record<string, (error: FastifyError) => AppError> = {
@@ -44,13 +52,18 @@ const FASTIFY_CODES: Record<string, (error: FastifyError) => AppError> = {
   FST_ERR_CTP_INVALID_JSON_BODY: () => new AppError('malformed_json', 'The body is not valid JSON'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
     new AppError('malformed_json', 'Content-Length does not match the body'),
-  FST_ERR_BAD_URL: () => new AppError('validation_error', 'The URL is not valid'),
+  FST_ERR_BAD_URL: () =>
+    new AppError('validation_error', 'The URL is not valid percent-encoding', {
+      errors: [{ location: 'path', field: '', message: 'is not valid percent-encoding' }],
+    }),
 };
 
-export function toAppError(error: FastifyError): AppError {
+export function toAppError(error: FastifyError, request?: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
   if (error.validation) {
-    const errors = toFieldErrors(error.validation as never, error.validationContext);
+    const found = toFieldErrors(error.validation as never, error.validationContext);
+    const all = request ? collectRequestErrors(request) : [];
+    const errors = all.length >= found.length ? all : found;
     const summary = errors.map((e) => `${e.field || e.location}: ${e.message}`).join('; ');
     return new AppError('validation_error', summary, { errors });
   }

@@ -17,7 +17,12 @@ export function Nullable<T extends TSchema>(schema: T, options: Record<string, u
 }
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC timestamp' });
-export const DateOnly = Type.String({ format: 'date', description: 'Calendar date, YYYY-MM-DD' });
+export const DateOnly = Type.String({
+  format: 'date',
+  // Year 0000 is a valid ISO date but not a PostgreSQL one.
+  pattern: '^(?!0000)',
+  description: 'Calendar date, YYYY-MM-DD, from year 0001',
+});
 export const MoneyAmount = Type.Integer({
   minimum: 0,
   maximum: 100_000_000,

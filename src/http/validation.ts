@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from './errors.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
@@ -26,26 +26,43 @@ type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSc
  * converted by their schema type first, strictly: `1e3`, `0x10` or ` 5` are
  * not integers, and only `true`/`false` are booleans.
  */
+const ajv = new Ajv({
+  allErrors: true,
+  coerceTypes: false,
+  useDefaults: false,
+  strict: false,
+  // JSON cannot carry Infinity or NaN; 1e400 parses to Infinity and must not pass as a number.
+  strictNumbers: true,
+});
+addFormats(ajv);
+
 export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
-  const ajv = new Ajv({
-    allErrors: true,
-    coerceTypes: false,
-    useDefaults: false,
-    strict: false,
-    // JSON cannot carry Infinity or NaN; 1e400 parses to Infinity and must not pass as a number.
-    strictNumbers: true,
-  });
-  addFormats(ajv);
   return ({ schema, httpPart }) => {
     const validate = ajv.compile(schema);
     if (httpPart === 'body') return validate;
     const properties = schema.properties ?? {};
     return (data: unknown) => {
       const converted = convertParameters(data, properties);
-      if (validate(converted)) return { value: converted };
-      return { error: Object.assign(new Error('validation failed'), { validation: validate.errors }) };
+      const errors = validate(converted) ? [] : [...(validate.errors ?? [])];
+      errors.push(...nulCharacterErrors(converted));
+      if (errors.length === 0) return { value: converted };
+      return { error: Object.assign(new Error('validation failed'), { validation: errors }) };
     };
   };
+}
+
+/** PostgreSQL text cannot hold U+0000: a parameter with it is invalid on either database. */
+function nulCharacterErrors(parameters: unknown): ErrorObject[] {
+  if (parameters === null || typeof parameters !== 'object') return [];
+  return Object.entries(parameters)
+    .filter(([, value]) => typeof value === 'string' && value.includes('\u0000'))
+    .map(([name]) => ({
+      keyword: 'nul',
+      instancePath: `/${name}`,
+      schemaPath: '',
+      params: {},
+      message: 'must not contain the NUL character',
+    }));
 }
 
 function convertParameters(data: unknown, properties: Record<string, JsonSchema>): unknown {
@@ -62,6 +79,31 @@ function convertParameter(raw: unknown, type: JsonSchema['type']): unknown {
   if (type === 'integer') return /^-?\d{1,16}$/.test(raw) ? Number(raw) : raw;
   if (type === 'boolean') return raw === 'true' ? true : raw === 'false' ? false : raw;
   return raw;
+}
+
+const REQUEST_PARTS = ['params', 'querystring', 'headers', 'body'] as const;
+
+/**
+ * Every problem of the request, in every part. Fastify stops at the first
+ * part that fails, so when one fails the error handler asks for all of them.
+ */
+export function collectRequestErrors(request: FastifyRequest): FieldError[] {
+  const schemas = (request.routeOptions.schema ?? {}) as Record<string, JsonSchema | undefined>;
+  const data: Record<(typeof REQUEST_PARTS)[number], unknown> = {
+    params: request.params,
+    querystring: request.query,
+    headers: request.headers,
+    body: request.body ?? null,
+  };
+  const errors: FieldError[] = [];
+  for (const part of REQUEST_PARTS) {
+    const schema = schemas[part];
+    if (!schema) continue;
+    const validate = ajv.compile(schema);
+    const value = part === 'body' ? data.body : convertParameters(data[part], schema.properties ?? {});
+    if (!validate(value)) errors.push(...toFieldErrors(validate.errors ?? [], part));
+  }
+  return errors;
 }
 
 const LOCATIONS: Record<string, FieldError['location']> = {

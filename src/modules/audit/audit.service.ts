@@ -3,6 +3,8 @@ import type { WriteContext } from '../../http/write-context.js';
 import { insertAuditEvent } from './audit.repository.js';
 import type { AuditAction, ResourceType } from './audit.schemas.js';
 
+export type { AuditAction };
+
 /** Bookkeeping fields that change with every write and say nothing on their own. */
 const IGNORED_FIELDS = new Set(['updated_at']);
 

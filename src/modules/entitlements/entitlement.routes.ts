@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidField } from '../../http/errors.js';
 import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, NoContent, problemResponses } from '../../http/schemas.js';
+import { BODY_PROBLEMS, IfMatchHeaders, NoContent, problemResponses } from '../../http/schemas.js';
+import { writeContextOf } from '../../http/write-context.js';
 import { PlanParams } from '../plans/plan.schemas.js';
 import {
   Entitlement,
@@ -25,6 +26,7 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['entitlements'],
+        operationId: 'getEntitlements',
         summary: "Read a plan's entitlements, sorted by key",
         params: PlanParams,
         response: { 200: EntitlementCollection, ...problemResponses(404) },
@@ -42,16 +44,19 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['entitlements'],
+        operationId: 'replaceEntitlements',
         summary: "Replace all of a plan's entitlements",
         params: PlanParams,
+        headers: IfMatchHeaders,
         body: ReplaceEntitlementsBody,
-        response: { 200: EntitlementCollection, ...problemResponses(404, 409, ...BODY_PROBLEMS) },
+        response: { 200: EntitlementCollection, ...problemResponses(404, 409, 412, ...BODY_PROBLEMS) },
       },
     },
     async (request, reply) => {
       const { facility_id, plan_id } = request.params;
       const entitlements = await replacePlanEntitlements(
         app.db,
+        writeContextOf(request),
         facility_id,
         plan_id,
         request.body.entitlements,
@@ -65,10 +70,16 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['entitlements'],
+        operationId: 'setEntitlement',
         summary: 'Set one entitlement (201 when the key is new, 200 when replaced)',
         params: EntitlementParams,
+        headers: IfMatchHeaders,
         body: SetEntitlementBody,
-        response: { 200: Entitlement, 201: Entitlement, ...problemResponses(404, 409, ...BODY_PROBLEMS) },
+        response: {
+          200: Entitlement,
+          201: Entitlement,
+          ...problemResponses(404, 409, 412, ...BODY_PROBLEMS),
+        },
       },
     },
     async (request, reply) => {
@@ -76,10 +87,16 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.body.key !== undefined && request.body.key !== key) {
         throw invalidField('body', '/key', `must equal the key in the path ("${key}")`);
       }
-      const { entitlement, created } = await setPlanEntitlement(app.db, facility_id, plan_id, {
-        key,
-        value: request.body.value,
-      });
+      const { entitlement, created } = await setPlanEntitlement(
+        app.db,
+        writeContextOf(request),
+        facility_id,
+        plan_id,
+        {
+          key,
+          value: request.body.value,
+        },
+      );
       return replyWithResource(reply, entitlement, { status: created ? 201 : 200 });
     },
   );
@@ -89,14 +106,16 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['entitlements'],
+        operationId: 'deleteEntitlement',
         summary: 'Remove one entitlement',
         params: EntitlementParams,
-        response: { 204: NoContent, ...problemResponses(404, 409) },
+        headers: IfMatchHeaders,
+        response: { 204: NoContent, ...problemResponses(404, 409, 412) },
       },
     },
     async (request, reply) => {
       const { facility_id, plan_id, key } = request.params;
-      await removePlanEntitlement(app.db, facility_id, plan_id, key);
+      await removePlanEntitlement(app.db, writeContextOf(request), facility_id, plan_id, key);
       return reply.code(204).send(null);
     },
   );

@@ -18,6 +18,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['operations'],
+        operationId: 'getHealth',
         summary: 'The process is alive',
         security: [],
         response: { 200: Health },
@@ -31,6 +32,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['operations'],
+        operationId: 'getReadiness',
         summary: 'The database is reachable and migrated',
         security: [],
         response: { 200: Readiness },

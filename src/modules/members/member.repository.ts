@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { dialectOf } from '../../db/dialect.js';
 import type { MembersTable } from '../../db/schema.js';
 import type { Member } from './member.schemas.js';
 
@@ -50,25 +51,55 @@ export async function findMemberById(
   db: Executor,
   facilityId: number,
   memberId: number,
+  options: { lock?: boolean } = {},
 ): Promise<Member | undefined> {
   const row = await db
     .selectFrom('members')
     .selectAll()
     .where('id', '=', memberId)
     .where('facility_id', '=', facilityId)
+    // On PostgreSQL two writes to one member must not both check the status it
+    // had before either of them (two moves from active: to frozen and to
+    // suspended). NO KEY UPDATE, like the UPDATE that follows, so that it does
+    // not wait on the KEY SHARE locks that foreign key checks take.
+    .$if(options.lock === true && dialectOf(db) === 'postgres', (qb) => qb.forNoKeyUpdate())
     .executeTakeFirst();
   return row && toMember(row);
 }
 
-/** LIKE pattern for a substring, with the wildcard characters escaped. */
+/** LIKE pattern for a lower-cased substring, with the wildcard characters escaped. */
 function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * GLOB pattern for a substring in either case. SQLite's lower() and LIKE fold
+ * ASCII letters only, so `Élo` would not find `Élodie`; a class per letter
+ * (`[éÉ]`) matches both cases of any letter. GLOB's own wildcards become
+ * one-character classes so that they match literally.
+ */
+function containsGlob(text: string): string {
+  const classes = Array.from(text, (char) => {
+    const cases = new Set([char, char.toLowerCase(), char.toUpperCase()]);
+    const variants = [...cases].filter((c) => Array.from(c).length === 1);
+    return variants.length > 1 || '*?['.includes(char) ? `[${variants.join('')}]` : char;
+  });
+  return `*${classes.join('')}*`;
+}
+
+type SearchedColumn = 'first_name' | 'last_name' | 'email_folded';
+
+/** `column` contains `text`, ignoring case, on either dialect. */
+function containsIgnoringCase(db: Executor, column: SearchedColumn, text: string) {
+  return dialectOf(db) === 'postgres'
+    ? sql<boolean>`lower(${sql.ref(column)}) like ${containsPattern(text)} escape '\\'`
+    : sql<boolean>`${sql.ref(column)} glob ${containsGlob(text)}`;
+}
+
+const SEARCHED_COLUMNS: SearchedColumn[] = ['first_name', 'last_name', 'email_folded'];
+
 export async function listMembers(db: Executor, facilityId: number, filter: MemberFilter): Promise<Member[]> {
-  const statuses = filter.statuses;
-  const roles = filter.roles;
-  const pattern = filter.q === undefined ? undefined : containsPattern(filter.q);
+  const { statuses, roles, q } = filter;
   const rows = await db
     .selectFrom('members')
     .selectAll()
@@ -79,13 +110,9 @@ export async function listMembers(db: Executor, facilityId: number, filter: Memb
     .$if(statuses !== undefined, (qb) => qb.where('status', 'in', statuses as string[]))
     .$if(statuses === undefined, (qb) => qb.where('status', '<>', 'removed'))
     .$if(roles !== undefined, (qb) => qb.where('role', 'in', roles as string[]))
-    .$if(pattern !== undefined, (qb) =>
+    .$if(q !== undefined, (qb) =>
       qb.where((eb) =>
-        eb.or([
-          sql<boolean>`lower(${sql.ref('first_name')}) like ${pattern} escape '\\'`,
-          sql<boolean>`lower(${sql.ref('last_name')}) like ${pattern} escape '\\'`,
-          sql<boolean>`${sql.ref('email_folded')} like ${pattern} escape '\\'`,
-        ]),
+        eb.or(SEARCHED_COLUMNS.map((column) => containsIgnoringCase(db, column, q as string))),
       ),
     )
     .orderBy('id')

@@ -5,9 +5,13 @@ import {
   BODY_PROBLEMS,
   FacilityParams,
   HardDeleteQuery,
+  IfMatchHeaders,
   NoContent,
   problemResponses,
 } from '../../http/schemas.js';
+import { trimBodyFields } from '../../http/trim.js';
+import { writeContextOf } from '../../http/write-context.js';
+import { IdempotencyHeaders } from '../idempotency/idempotency.hooks.js';
 import {
   Member,
   MemberCreate,
@@ -24,20 +28,30 @@ import {
   patchMember,
 } from './member.service.js';
 
+const trimNames = trimBodyFields('first_name', 'last_name');
+
 export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/admin/facilities/:facility_id/members',
     {
       schema: {
         tags: ['members'],
+        operationId: 'createMember',
         summary: 'Add a member',
         params: FacilityParams,
+        headers: IdempotencyHeaders,
         body: MemberCreate,
         response: { 201: Member, ...problemResponses(409, 422, ...BODY_PROBLEMS) },
       },
+      preValidation: trimNames,
     },
     async (request, reply) => {
-      const member = await createMember(app.db, request.params.facility_id, request.body);
+      const member = await createMember(
+        app.db,
+        writeContextOf(request),
+        request.params.facility_id,
+        request.body,
+      );
       return replyWithResource(reply, member, {
         status: 201,
         location: `${request.url.split('?')[0]}/${member.id}`,
@@ -50,6 +64,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['members'],
+        operationId: 'listMembers',
         summary:
           'List members (filters combine with AND; removed members only when the status filter names them)',
         params: FacilityParams,
@@ -76,6 +91,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['members'],
+        operationId: 'getMember',
         summary: 'Read a member (removed members too)',
         params: MemberParams,
         response: { 200: Member, ...problemResponses(404) },
@@ -92,15 +108,19 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['members'],
+        operationId: 'updateMember',
         summary: 'Change some fields of a member, or move its status',
         params: MemberParams,
+        headers: IfMatchHeaders,
         body: MemberPatch,
-        response: { 200: Member, ...problemResponses(404, 409, 422, ...BODY_PROBLEMS) },
+        response: { 200: Member, ...problemResponses(404, 409, 412, 422, ...BODY_PROBLEMS) },
       },
+      preValidation: trimNames,
     },
     async (request, reply) => {
       const { facility_id, member_id } = request.params;
-      return replyWithResource(reply, await patchMember(app.db, facility_id, member_id, request.body));
+      const member = await patchMember(app.db, writeContextOf(request), facility_id, member_id, request.body);
+      return replyWithResource(reply, member);
     },
   );
 
@@ -109,15 +129,18 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['members'],
+        operationId: 'deleteMember',
         summary: 'Remove a member (soft), or erase it with hard_delete=true',
         params: MemberParams,
+        headers: IfMatchHeaders,
         querystring: HardDeleteQuery,
-        response: { 204: NoContent, ...problemResponses(404) },
+        response: { 204: NoContent, ...problemResponses(404, 412) },
       },
     },
     async (request, reply) => {
       const { facility_id, member_id } = request.params;
-      await deleteMember(app.db, facility_id, member_id, request.query.hard_delete === true);
+      const hard = request.query.hard_delete === true;
+      await deleteMember(app.db, writeContextOf(request), facility_id, member_id, hard);
       return reply.code(204).send(null);
     },
   );

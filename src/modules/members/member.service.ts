@@ -2,7 +2,10 @@ import type { Db, Executor } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { changedFields } from '../../http/changes.js';
 import { AppError } from '../../http/errors.js';
+import { assertIfMatch } from '../../http/etag.js';
 import type { PageRequest } from '../../http/paging.js';
+import type { WriteContext } from '../../http/write-context.js';
+import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPlanById } from '../plans/plan.repository.js';
 import { readPolicySettings, todayIn } from '../policy/policy.service.js';
 import {
@@ -24,6 +27,13 @@ export async function getMember(db: Executor, facilityId: number, memberId: numb
   return member;
 }
 
+/** The member, locked for the rest of the transaction: writes decide from its current state. */
+async function getMemberForWrite(trx: Executor, facilityId: number, memberId: number): Promise<Member> {
+  const member = await findMemberById(trx, facilityId, memberId, { lock: true });
+  if (!member) throw memberNotFound(facilityId, memberId);
+  return member;
+}
+
 export async function listMembersOfFacility(
   db: Executor,
   facilityId: number,
@@ -33,14 +43,19 @@ export async function listMembersOfFacility(
   return listMembers(db, facilityId, { ...filter, afterId: page.afterId, limit: page.limit + 1 });
 }
 
-export async function createMember(db: Db, facilityId: number, body: MemberCreate): Promise<Member> {
+export async function createMember(
+  db: Db,
+  context: WriteContext,
+  facilityId: number,
+  body: MemberCreate,
+): Promise<Member> {
   return db.transaction().execute(async (trx) => {
     const policy = await readPolicySettings(trx, facilityId);
     const today = todayIn(policy.timezone);
     const now = new Date().toISOString();
     const values: MemberValues = {
-      first_name: body.first_name.trim(),
-      last_name: body.last_name?.trim() ?? null,
+      first_name: body.first_name,
+      last_name: body.last_name ?? null,
       email: body.email ?? null,
       phone: body.phone ?? null,
       date_of_birth: body.date_of_birth ?? null,
@@ -56,7 +71,16 @@ export async function createMember(db: Db, facilityId: number, body: MemberCreat
     if (values.date_of_birth !== null) assertDateOfBirth(values.date_of_birth, today, policy.min_member_age);
     if (values.plan_id !== null) await assertPlanUsable(trx, facilityId, values.plan_id);
     if (holdsSeat(values)) await assertSeatFree(trx, facilityId, values.plan_id as number);
-    return insertMember(trx, facilityId, values, now).catch(rethrowEmailConflict(values.email));
+    const member = await insertMember(trx, facilityId, values, now).catch(rethrowEmailConflict(values.email));
+    await recordAuditEvent(trx, context, {
+      facilityId,
+      resourceType: 'member',
+      resourceId: member.id,
+      action: 'create',
+      before: null,
+      after: member,
+    });
+    return member;
   });
 }
 
@@ -67,17 +91,16 @@ export async function createMember(db: Db, facilityId: number, body: MemberCreat
  */
 export async function patchMember(
   db: Db,
+  context: WriteContext,
   facilityId: number,
   memberId: number,
   patch: MemberPatch,
 ): Promise<Member> {
   return db.transaction().execute(async (trx) => {
-    const current = await getMember(trx, facilityId, memberId);
+    const current = await getMemberForWrite(trx, facilityId, memberId);
+    assertIfMatch(context.ifMatch, current);
     const policy = await readPolicySettings(trx, facilityId);
-    const normalized: MemberPatch = { ...patch };
-    if (patch.first_name !== undefined) normalized.first_name = patch.first_name.trim();
-    if (typeof patch.last_name === 'string') normalized.last_name = patch.last_name.trim();
-    const changes = changedFields(current, normalized);
+    const changes = changedFields(current, patch);
     if (!changes) return current;
 
     const next = { ...current, ...changes };
@@ -95,18 +118,41 @@ export async function patchMember(
       write.status_changed_at = now;
       if (current.status === 'removed') write.deleted_at = null;
     }
-    return updateMember(trx, memberId, write, now).catch(rethrowEmailConflict(next.email));
+    const updated = await updateMember(trx, memberId, write, now).catch(rethrowEmailConflict(next.email));
+    await recordAuditEvent(trx, context, {
+      facilityId,
+      resourceType: 'member',
+      resourceId: memberId,
+      action: current.status === 'removed' && changes.status !== undefined ? 'restore' : 'update',
+      before: current,
+      after: updated,
+    });
+    return updated;
   });
 }
 
 /** Soft delete marks the member removed (once); hard delete erases the row. */
-export async function deleteMember(db: Db, facilityId: number, memberId: number, hard: boolean) {
+export async function deleteMember(
+  db: Db,
+  context: WriteContext,
+  facilityId: number,
+  memberId: number,
+  hard: boolean,
+) {
   await db.transaction().execute(async (trx) => {
-    const member = await getMember(trx, facilityId, memberId);
-    if (hard) return deleteMemberById(trx, memberId);
+    const member = await getMemberForWrite(trx, facilityId, memberId);
+    assertIfMatch(context.ifMatch, member);
+    const audit = { facilityId, resourceType: 'member', resourceId: memberId, before: member } as const;
+    if (hard) {
+      await deleteMemberById(trx, memberId);
+      await recordAuditEvent(trx, context, { ...audit, action: 'hard_delete', after: null });
+      return;
+    }
     if (member.status === 'removed') return;
     const now = new Date().toISOString();
-    await updateMember(trx, memberId, { status: 'removed', status_changed_at: now, deleted_at: now }, now);
+    const fields = { status: 'removed', status_changed_at: now, deleted_at: now } as const;
+    const removed = await updateMember(trx, memberId, fields, now);
+    await recordAuditEvent(trx, context, { ...audit, action: 'delete', after: removed });
   });
 }
 

@@ -94,14 +94,3 @@ export async function updatePlan(
 export async function deletePlanById(db: Executor, planId: number): Promise<void> {
   await db.deleteFrom('plans').where('id', '=', planId).execute();
 }
-
-/** Whether any member, removed ones included, refers to the plan. */
-export async function isPlanReferredToByMembers(db: Executor, planId: number): Promise<boolean> {
-  const member = await db
-    .selectFrom('members')
-    .select('id')
-    .where('plan_id', '=', planId)
-    .limit(1)
-    .executeTakeFirst();
-  return member !== undefined;
-}

@@ -1,16 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { readPageRequest, toPage } from '../../http/paging.js';
 import { replyWithResource } from '../../http/resource-reply.js';
 import {
   BODY_PROBLEMS,
   FacilityParams,
   HardDeleteQuery,
+  IfMatchHeaders,
   NoContent,
   problemResponses,
 } from '../../http/schemas.js';
+import { trimBodyFields } from '../../http/trim.js';
+import { writeContextOf } from '../../http/write-context.js';
+import { IdempotencyHeaders } from '../idempotency/idempotency.hooks.js';
 import { Plan, PlanCreate, PlanList, PlanListQuery, PlanParams, PlanPatch } from './plan.schemas.js';
 import { createPlan, deletePlan, getPlan, listPlansOfFacility, patchPlan } from './plan.service.js';
+
+const trimName = trimBodyFields('name');
 
 export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -18,15 +23,24 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['plans'],
+        operationId: 'createPlan',
         summary: 'Create a plan',
         params: FacilityParams,
+        headers: IdempotencyHeaders,
         body: PlanCreate,
         response: { 201: Plan, ...problemResponses(409, 422, ...BODY_PROBLEMS) },
       },
       preValidation: trimName,
     },
     async (request, reply) => {
-      const plan = await createPlan(app.db, app.templates, request.params.facility_id, request.body);
+      const { facility_id } = request.params;
+      const plan = await createPlan(
+        app.db,
+        writeContextOf(request),
+        app.templates,
+        facility_id,
+        request.body,
+      );
       return replyWithResource(reply, plan, {
         status: 201,
         location: `${request.url.split('?')[0]}/${plan.id}`,
@@ -39,6 +53,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['plans'],
+        operationId: 'listPlans',
         summary: 'List plans (active ones unless include_inactive=true)',
         params: FacilityParams,
         querystring: PlanListQuery,
@@ -63,6 +78,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['plans'],
+        operationId: 'getPlan',
         summary: 'Read a plan (soft-deleted plans too)',
         params: PlanParams,
         response: { 200: Plan, ...problemResponses(404) },
@@ -79,16 +95,19 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['plans'],
+        operationId: 'updatePlan',
         summary: 'Change some fields of a plan; {"is_active": true} restores an archived plan',
         params: PlanParams,
+        headers: IfMatchHeaders,
         body: PlanPatch,
-        response: { 200: Plan, ...problemResponses(404, 409, ...BODY_PROBLEMS) },
+        response: { 200: Plan, ...problemResponses(404, 409, 412, ...BODY_PROBLEMS) },
       },
       preValidation: trimName,
     },
     async (request, reply) => {
       const { facility_id, plan_id } = request.params;
-      return replyWithResource(reply, await patchPlan(app.db, facility_id, plan_id, request.body));
+      const plan = await patchPlan(app.db, writeContextOf(request), facility_id, plan_id, request.body);
+      return replyWithResource(reply, plan);
     },
   );
 
@@ -97,27 +116,19 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['plans'],
+        operationId: 'deletePlan',
         summary: 'Archive a plan, or remove it for good with hard_delete=true',
         params: PlanParams,
+        headers: IfMatchHeaders,
         querystring: HardDeleteQuery,
-        response: { 204: NoContent, ...problemResponses(404, 409) },
+        response: { 204: NoContent, ...problemResponses(404, 409, 412) },
       },
     },
     async (request, reply) => {
       const { facility_id, plan_id } = request.params;
-      await deletePlan(app.db, facility_id, plan_id, request.query.hard_delete === true);
+      const hard = request.query.hard_delete === true;
+      await deletePlan(app.db, writeContextOf(request), facility_id, plan_id, hard);
       return reply.code(204).send(null);
     },
   );
 };
-
-/**
- * A name's length counts after trimming ("  Gold  " is 4 characters), which
- * the schema cannot express, so the schema checks the trimmed name.
- */
-async function trimName(request: FastifyRequest): Promise<void> {
-  const body = request.body as { name?: unknown } | null;
-  if (body !== null && typeof body === 'object' && typeof body.name === 'string') {
-    body.name = body.name.trim();
-  }
-}

@@ -2,7 +2,10 @@ import type { Db, Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { changedFields } from '../../http/changes.js';
 import { AppError } from '../../http/errors.js';
+import { assertIfMatch } from '../../http/etag.js';
 import type { PageRequest } from '../../http/paging.js';
+import type { WriteContext } from '../../http/write-context.js';
+import { entitlementFields, recordAuditEvent } from '../audit/audit.service.js';
 import { replaceEntitlements } from '../entitlements/entitlement.repository.js';
 import { readPolicySettings } from '../policy/policy.service.js';
 import type { TemplateCatalog } from '../templates/template.catalog.js';
@@ -10,7 +13,6 @@ import {
   deletePlanById,
   findPlanById,
   insertPlan,
-  isPlanReferredToByMembers,
   listPlans,
   type PlanValues,
   updatePlan,
@@ -45,6 +47,7 @@ export async function listPlansOfFacility(
 
 export async function createPlan(
   db: Db,
+  context: WriteContext,
   templates: TemplateCatalog,
   facilityId: number,
   body: PlanCreate,
@@ -56,7 +59,7 @@ export async function createPlan(
   return db.transaction().execute(async (trx) => {
     const policy = await readPolicySettings(trx, facilityId);
     const values: PlanValues = {
-      name: body.name.trim(),
+      name: body.name,
       description: body.description !== undefined ? body.description : (template?.description ?? null),
       sport_id: body.sport_id !== undefined ? body.sport_id : (template?.sport_id ?? null),
       template_id: template?.id ?? null,
@@ -72,7 +75,13 @@ export async function createPlan(
     const plan = await insertPlan(trx, facilityId, values, new Date().toISOString()).catch(
       rethrowNameConflict(values.name),
     );
-    if (template) await replaceEntitlements(trx, plan.id, template.entitlements);
+    const audit = { facilityId, resourceId: plan.id, action: 'create', before: null } as const;
+    await recordAuditEvent(trx, context, { ...audit, resourceType: 'plan', after: plan });
+    if (template) {
+      await replaceEntitlements(trx, plan.id, template.entitlements);
+      const after = entitlementFields(template.entitlements);
+      await recordAuditEvent(trx, context, { ...audit, resourceType: 'entitlements', after });
+    }
     return plan;
   });
 }
@@ -82,40 +91,61 @@ export async function createPlan(
  * that a PATCH with `is_active: true` restores it (other fields in the same
  * PATCH apply too, so a restore can pick a new name).
  */
-export async function patchPlan(db: Db, facilityId: number, planId: number, patch: PlanPatch): Promise<Plan> {
+export async function patchPlan(
+  db: Db,
+  context: WriteContext,
+  facilityId: number,
+  planId: number,
+  patch: PlanPatch,
+): Promise<Plan> {
   return db.transaction().execute(async (trx) => {
     const current = await findPlanById(trx, facilityId, planId, { lock: true });
     if (!current) throw planNotFound(facilityId, planId);
+    assertIfMatch(context.ifMatch, current);
     const restoring = current.deleted_at !== null;
     if (restoring && patch.is_active !== true) throw planArchived(planId);
-    const normalized = patch.name === undefined ? patch : { ...patch, name: patch.name.trim() };
-    const changes = changedFields(current, normalized);
+    const changes = changedFields(current, patch);
     if (!changes && !restoring) return current;
     const write = { ...changes, ...(restoring ? { deleted_at: null } : {}) };
-    return updatePlan(trx, planId, write, new Date().toISOString()).catch(
+    const updated = await updatePlan(trx, planId, write, new Date().toISOString()).catch(
       rethrowNameConflict(write.name ?? current.name),
     );
+    await recordAuditEvent(trx, context, {
+      facilityId,
+      resourceType: 'plan',
+      resourceId: planId,
+      action: restoring ? 'restore' : 'update',
+      before: current,
+      after: updated,
+    });
+    return updated;
   });
 }
 
 /** Soft delete archives the plan; hard delete removes it and its entitlements. */
-export async function deletePlan(db: Db, facilityId: number, planId: number, hard: boolean): Promise<void> {
+export async function deletePlan(
+  db: Db,
+  context: WriteContext,
+  facilityId: number,
+  planId: number,
+  hard: boolean,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const plan = await findPlanById(trx, facilityId, planId, { lock: true });
     if (!plan) throw planNotFound(facilityId, planId);
+    assertIfMatch(context.ifMatch, plan);
+    const audit = { facilityId, resourceType: 'plan', resourceId: planId, before: plan } as const;
     if (hard) {
-      // Checked up front because SQLite reports a RESTRICT foreign key as a
-      // trigger failure, not as a foreign key violation. The row lock taken
-      // above makes a member who joins meanwhile wait (PostgreSQL); the catch
-      // stays as the last line of defence.
-      if (await isPlanReferredToByMembers(trx, planId)) throw planInUse(planId);
+      // The members' RESTRICT foreign key refuses while any member (removed ones too) refers to the plan.
       await deletePlanById(trx, planId).catch((error: unknown) => {
         if (!isForeignKeyViolation(error)) throw error;
         throw planInUse(planId);
       });
+      await recordAuditEvent(trx, context, { ...audit, action: 'hard_delete', after: null });
     } else if (plan.deleted_at === null) {
       const now = new Date().toISOString();
-      await updatePlan(trx, planId, { is_active: false, deleted_at: now }, now);
+      const archived = await updatePlan(trx, planId, { is_active: false, deleted_at: now }, now);
+      await recordAuditEvent(trx, context, { ...audit, action: 'delete', after: archived });
     }
   });
 }

@@ -108,7 +108,7 @@ function findDuplicateIds(templates: Template[]): string[] {
   for (const template of templates) {
     if (seen.has(template.id) && !reported.has(template.id)) {
       reported.add(template.id);
-      problems.push(`/templates: two templates have the id ${template.id}`);
+      problems.push(`/templates: more than one template has the same id ${template.id}`);
     }
     seen.add(template.id);
   }

@@ -9,6 +9,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['templates'],
+        operationId: 'listPlanTemplates',
         summary: 'List plan templates',
         querystring: TemplateListQuery,
         response: { 200: TemplateList, ...problemResponses() },
