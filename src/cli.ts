@@ -6,7 +6,7 @@ import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerKeyCommands } from './modules/api-keys/api-key.cli.js';
 import { TemplateCatalogError } from './modules/templates/template.catalog.js';
-import { startServer } from './server.js';
+import { serve } from './server.js';
 
 /** The `facility-admin` command: serve (the default), migrate, openapi. */
 const program = new Command('facility-admin').description(
@@ -17,7 +17,7 @@ program
   .command('serve', { isDefault: true })
   .description('migrate the database and serve the HTTP API (the default)')
   .action(async () => {
-    await startServer(loadConfig());
+    await serve(loadConfig());
   });
 
 program

@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * The only place that reads the environment. Everything else receives a
  * `Config` value, so tests and the CLI can build an app from plain objects.
@@ -20,6 +22,8 @@ export interface Config {
   /** Prefix of every Redis key, so that several deployments can share one Redis. */
   redisKeyPrefix: string;
   rateLimitWindowMs: number;
+  /** Processes serving on one port. */
+  workers: number;
 }
 
 export class ConfigError extends Error {}
@@ -50,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'facility-admin:',
     rateLimitWindowMs: readInteger(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
+    workers: env.WORKERS === 'auto' ? availableParallelism() : readInteger(env, 'WORKERS', 1, 1, 64),
   };
 }
 

@@ -1,16 +1,37 @@
+import cluster from 'node:cluster';
 import type { App } from './app.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { type Db, openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
 import { createFirstAdminKey } from './modules/api-keys/api-key.service.js';
 
 /**
- * Starts the service and stops it gracefully on SIGTERM/SIGINT: stop
- * accepting connections, let in-flight requests finish within the grace
- * period, close the database.
+ * Serves with one process, or with WORKERS processes sharing the port
+ * (node:cluster). With workers the primary migrates the database and creates
+ * the first key before forking, so workers never race on either.
+ */
+export async function serve(config: Config): Promise<void> {
+  if (config.workers <= 1) {
+    const app = await startServer(config);
+    await announceAccess(app.db, config, (message) => app.log.warn(message));
+    return;
+  }
+  if (cluster.isPrimary) {
+    await prepareDatabase(config);
+    superviseWorkers(config);
+    return;
+  }
+  await startServer(config);
+}
+
+/**
+ * Starts one server and stops it gracefully on SIGTERM/SIGINT: stop accepting
+ * connections, let in-flight requests finish within the grace period, close
+ * the database.
  */
 export async function startServer(config: Config): Promise<App> {
   const app = await buildApp(config);
-  await announceAccess(app, config);
   await app.listen({ port: config.port, host: config.host });
   let stopping = false;
   const stop = async (signal: string) => {
@@ -30,14 +51,45 @@ export async function startServer(config: Config): Promise<App> {
   return app;
 }
 
+async function prepareDatabase(config: Config): Promise<void> {
+  const database = openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database.db);
+    await announceAccess(database.db, config, (message) => console.error(message));
+  } finally {
+    await database.close();
+  }
+}
+
+/** Forks the workers, replaces one that dies, and passes shutdown signals on. */
+function superviseWorkers(config: Config): void {
+  let stopping = false;
+  for (let i = 0; i < config.workers; i++) cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    console.error(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    cluster.fork();
+  });
+  const stop = () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    setTimeout(() => process.exit(1), config.shutdownGraceMs + 1000).unref();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
 /** Says loudly when authentication is off, and prints the first admin key once. */
-async function announceAccess(app: App, config: Config): Promise<void> {
+async function announceAccess(db: Db, config: Config, warn: (message: string) => void): Promise<void> {
   if (config.authMode === 'none') {
-    app.log.warn('AUTH_MODE=none: authentication is OFF, every request acts as an admin of every facility');
+    warn('AUTH_MODE=none: authentication is OFF, every request acts as an admin of every facility');
     return;
   }
   if (config.adminApiKey) return;
-  const secret = await createFirstAdminKey(app.db);
+  const secret = await createFirstAdminKey(db);
   if (secret) {
     process.stdout.write(
       `\nFirst start: created an admin API key for all facilities. It is shown only this once:\n\n  ${secret}\n\n` +
