@@ -5,6 +5,7 @@ import {
   CompiledQuery,
   type DatabaseConnection,
   Kysely,
+  type LogConfig,
   PostgresDialect,
   SqliteDialect,
   type SqliteDialectConfig,
@@ -36,13 +37,19 @@ export function parseDatabaseUrl(url: string): { dialect: DialectName; target: s
   throw new Error('DATABASE_URL must start with "sqlite:" or "postgres://"');
 }
 
-export function openDatabase(url: string): Database {
+export interface OpenOptions {
+  /** Called with every query the data layer runs (tests count them). */
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const { dialect, target } = parseDatabaseUrl(url);
+  const log = options.onQuery && toKyselyLog(options.onQuery);
   if (dialect === 'sqlite') {
-    const db = openSqlite(target);
+    const db = openSqlite(target, log);
     return { db, dialect, close: () => db.destroy() };
   }
-  const { db, pool } = openPostgres(target);
+  const { db, pool } = openPostgres(target, log);
   return {
     db,
     dialect,
@@ -73,7 +80,13 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-function openSqlite(path: string): Db {
+function toKyselyLog(onQuery: NonNullable<OpenOptions['onQuery']>): LogConfig {
+  return (event) => {
+    if (event.level === 'query') onQuery(event.query.sql, event.query.parameters);
+  };
+}
+
+function openSqlite(path: string, log?: LogConfig): Db {
   const inMemory = path === ':memory:' || path === '';
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(inMemory ? ':memory:' : path);
@@ -83,7 +96,7 @@ function openSqlite(path: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<DatabaseSchema>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  return new Kysely<DatabaseSchema>({ dialect: new ImmediateSqliteDialect({ database: sqlite }), log });
 }
 
 const TIMESTAMPTZ_OID = 1184;
@@ -109,10 +122,10 @@ const pgTypes = {
   },
 };
 
-function openPostgres(url: string): { db: Db; pool: pg.Pool } {
+function openPostgres(url: string, log?: LogConfig): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
   // An idle client whose server went away emits 'error'; without a listener
   // that would crash the process. The next query fails and is answered 503.
   pool.on('error', () => {});
-  return { db: new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) }), pool };
+  return { db: new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }), log }), pool };
 }

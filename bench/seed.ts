@@ -1,0 +1,109 @@
+/**
+ * Seeds a realistic dataset straight into the database (SQL set operations,
+ * not the API, so a million members take seconds): one large facility,
+ * `smallFacilities` facilities of 1,000 members, 20 plans per facility with
+ * entitlements, members spread over statuses, roles, sports and plans.
+ */
+import { sql } from 'kysely';
+import type { Database } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+
+export const LARGE_FACILITY = 1;
+export const PLANS_PER_FACILITY = 20;
+export const SMALL_FACILITY_MEMBERS = 1000;
+
+export interface Seeded {
+  largeMembers: number;
+  smallFacilities: number[];
+  memberIdRange: [number, number];
+  planIdRange: [number, number];
+}
+
+export async function seed(database: Database, largeMembers: number, smallFacilities = 20): Promise<Seeded> {
+  const { db, dialect } = database;
+  await migrateToLatest(db);
+  const now = new Date().toISOString();
+  const facilities = [LARGE_FACILITY, ...Array.from({ length: smallFacilities }, (_, i) => i + 2)];
+  for (const facility of facilities) {
+    const plans = Array.from({ length: PLANS_PER_FACILITY }, (_, i) => ({
+      facility_id: facility,
+      name: `Plan ${i + 1}`,
+      name_folded: `plan ${i + 1}`,
+      description: 'Seeded for the benchmark',
+      sport_id: (i % 5) + 1,
+      template_id: null,
+      price_amount: 1000 + i * 100,
+      currency: 'USD',
+      billing_period: 'monthly',
+      duration_days: null,
+      joining_fee_amount: 0,
+      max_members: null,
+      is_active: 1,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    }));
+    const inserted = await db.insertInto('plans').values(plans).returning('id').execute();
+    const entitlements = inserted.flatMap(({ id }) => [
+      { plan_id: id, key: 'guest_passes_per_month', value_json: '2' },
+      { plan_id: id, key: 'classes_per_week', value_json: '3' },
+      { plan_id: id, key: 'open_gym_access', value_json: 'true' },
+    ]);
+    await db.insertInto('entitlements').values(entitlements).execute();
+    const firstPlan = inserted[0].id;
+    const count = facility === LARGE_FACILITY ? largeMembers : SMALL_FACILITY_MEMBERS;
+    await insertMembers(database, facility, count, firstPlan, now);
+  }
+  const members = await db
+    .selectFrom('members')
+    .select((eb) => [eb.fn.min('id').as('min'), eb.fn.max('id').as('max')])
+    .where('facility_id', '=', LARGE_FACILITY)
+    .executeTakeFirstOrThrow();
+  const plans = await db
+    .selectFrom('plans')
+    .select((eb) => [eb.fn.min('id').as('min'), eb.fn.max('id').as('max')])
+    .where('facility_id', '=', LARGE_FACILITY)
+    .executeTakeFirstOrThrow();
+  if (dialect === 'postgres') await sql`analyze`.execute(db);
+  else await sql`analyze`.execute(db);
+  return {
+    largeMembers,
+    smallFacilities: facilities.slice(1),
+    memberIdRange: [Number(members.min), Number(members.max)],
+    planIdRange: [Number(plans.min), Number(plans.max)],
+  };
+}
+
+const STATUS = `case i % 20 when 0 then 'pending' when 1 then 'frozen' when 2 then 'cancelled' when 3 then 'suspended' else 'active' end`;
+const ROLE = `case i % 10 when 0 then 'coach' when 1 then 'staff' when 2 then 'admin' else 'member' end`;
+
+async function insertMembers(
+  database: Database,
+  facility: number,
+  count: number,
+  firstPlan: number,
+  now: string,
+) {
+  const columns = `facility_id, first_name, last_name, email, email_folded, phone, date_of_birth, sport_id, role,
+    status, plan_id, joined_on, notes, status_changed_at, created_at, updated_at, deleted_at`;
+  const values = (
+    cast: string,
+  ) => `${facility}, 'Member' || i, 'Surname' || (i % 5000), 'm' || i || '.f${facility}@example.com',
+    'm' || i || '.f${facility}@example.com', null, null, 1 + i % 5, ${ROLE}, ${STATUS}, ${firstPlan} + i % ${PLANS_PER_FACILITY},
+    '2026-01-01'${cast}, null, '${now}'${cast === '' ? '' : '::timestamptz'}, '${now}'${cast === '' ? '' : '::timestamptz'},
+    '${now}'${cast === '' ? '' : '::timestamptz'}, null`;
+  if (database.dialect === 'postgres') {
+    await sql
+      .raw(
+        `insert into members (${columns}) select ${values('::date')} from generate_series(1, ${count}) as g(i)`,
+      )
+      .execute(database.db);
+  } else {
+    await sql
+      .raw(
+        `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
+         insert into members (${columns}) select ${values('')} from n`,
+      )
+      .execute(database.db);
+  }
+}
