@@ -28,7 +28,10 @@ for (const dialect of DIALECTS) {
     let database: Database;
     let drop: () => Promise<void>;
     let captured: Captured[] = [];
-    const ids = { [SMALL]: { plan: 0, member: 0 }, [LARGE]: { plan: 0, member: 0 } };
+    const ids: Record<number, { plan: number; member: number }> = {
+      [SMALL]: { plan: 0, member: 0 },
+      [LARGE]: { plan: 0, member: 0 },
+    };
 
     const send = async (method: string, url: string, body?: unknown) => {
       const response = await app.inject({
