@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -7,6 +8,8 @@ import {
   Kysely,
   type LogConfig,
   PostgresDialect,
+  type PostgresPoolClient,
+  type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -96,7 +99,33 @@ function openSqlite(path: string, log?: LogConfig): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<DatabaseSchema>({ dialect: new ImmediateSqliteDialect({ database: sqlite }), log });
+  return new Kysely<DatabaseSchema>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+    log,
+  });
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a point
+ * read. The service issues a small, fixed set of SQL texts, so each prepared
+ * statement is kept and reused (statements run synchronously, one at a time).
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (sql: string) => {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+        statement = sqlite.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 const TIMESTAMPTZ_OID = 1184;
@@ -127,5 +156,36 @@ function openPostgres(url: string, log?: LogConfig): { db: Db; pool: pg.Pool } {
   // An idle client whose server went away emits 'error'; without a listener
   // that would crash the process. The next query fails and is answered 503.
   pool.on('error', () => {});
-  return { db: new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }), log }), pool };
+  const preparingPool = {
+    connect: async () => withNamedStatements(await pool.connect()),
+    end: () => pool.end(),
+  };
+  return {
+    db: new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: preparingPool }), log }),
+    pool,
+  };
+}
+
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+const statementNames = new Map<string, string>();
+
+/**
+ * Runs data queries as named prepared statements, so PostgreSQL parses and
+ * plans each SQL text once per connection instead of on every request.
+ */
+function withNamedStatements(client: pg.PoolClient): PostgresPoolClient {
+  return {
+    release: (error?: Error | boolean) => client.release(error),
+    // biome-ignore lint/suspicious/noExplicitAny: Kysely's client type is a set of overloads
+    query: ((text: string, values: unknown[]) => {
+      if (!PREPARABLE.test(text)) return client.query(text, values);
+      let name = statementNames.get(text);
+      if (!name) {
+        if (statementNames.size >= STATEMENT_CACHE_SIZE * 10) statementNames.clear();
+        name = `fa_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+        statementNames.set(text, name);
+      }
+      return client.query({ name, text, values });
+    }) as any,
+  };
 }
