@@ -39,10 +39,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
+  const databaseUrl = env.DATABASE_URL ?? 'sqlite:./data/facility-admin.db';
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…');
+  }
+  const workers = env.WORKERS === 'auto' ? availableParallelism() : readInteger(env, 'WORKERS', 1, 1, 64);
+  if (workers > 1 && databaseUrl === 'sqlite::memory:') {
+    throw new ConfigError(
+      'WORKERS above 1 needs a shared database: an in-memory SQLite database is per process',
+    );
+  }
   return {
     port: readInteger(env, 'PORT', 3000, 0, 65535),
     host: env.HOST ?? '127.0.0.1',
-    databaseUrl: env.DATABASE_URL ?? 'sqlite:./data/facility-admin.db',
+    databaseUrl,
     adminApiKey: env.ADMIN_API_KEY || undefined,
     authMode,
     basePath: normalizeBasePath(env.BASE_PATH ?? ''),
@@ -54,7 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'facility-admin:',
     rateLimitWindowMs: readInteger(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
-    workers: env.WORKERS === 'auto' ? availableParallelism() : readInteger(env, 'WORKERS', 1, 1, 64),
+    workers,
   };
 }
 

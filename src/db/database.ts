@@ -156,6 +156,12 @@ function openPostgres(url: string, log?: LogConfig): { db: Db; pool: pg.Pool } {
   // An idle client whose server went away emits 'error'; without a listener
   // that would crash the process. The next query fails and is answered 503.
   pool.on('error', () => {});
+  // The pool listens only while a client is idle. A checked-out client (a
+  // transaction between two queries) that loses its server, as when
+  // PostgreSQL shuts down, would emit an unhandled 'error' and crash the
+  // process. Its next query fails instead (503), and the pool discards it on
+  // release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const preparingPool = {
     connect: async () => withNamedStatements(await pool.connect()),
     end: () => pool.end(),

@@ -3,10 +3,25 @@ import { AppError } from './errors.js';
 
 /**
  * A strong ETag from the representation itself: any change to what a client
- * sees changes it, and a write that changes nothing keeps it.
+ * sees changes it, and a write that changes nothing keeps it. Computed from
+ * canonical JSON, so the body as sent (fields in the response schema's order)
+ * gives the same tag: an idempotent replay recomputes it from the stored body.
  */
 export function etagOf(representation: unknown): string {
-  return `"${createHash('sha256').update(JSON.stringify(representation)).digest('base64url').slice(0, 27)}"`;
+  return `"${createHash('sha256').update(canonicalJson(representation)).digest('base64url').slice(0, 27)}"`;
+}
+
+/** JSON with every object's keys sorted: equal values give equal text whatever the field order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, field: unknown) => {
+    if (field === null || typeof field !== 'object' || Array.isArray(field)) return field;
+    const record = field as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(record)
+        .sort()
+        .map((key) => [key, record[key]]),
+    );
+  });
 }
 
 /**

@@ -36,7 +36,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     errorResponseBuilder: (_request, context) =>
       new AppError(
         'rate_limited',
-        `Too many requests: at most ${context.max} per ${windowSeconds} s for this API key; retry in ${context.after}`,
+        `Too many requests: at most ${context.max} per ${windowSeconds} s for each API key (each client address when authentication is off); retry in ${context.after}`,
       ),
   });
   app.addHook('onSend', async (_request, reply) => {

@@ -35,7 +35,13 @@ export const FacilityParams = Type.Object({ facility_id: Id }, { additionalPrope
 export const PagingQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
   cursor: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor of the previous page' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      // Cursors this service issues are base64url of "id:<n>"; anything else is refused with the other errors.
+      pattern: '^aWQ6[A-Za-z0-9_-]+$',
+      description: 'next_cursor of the previous page',
+    }),
   ),
 };
 
@@ -79,6 +85,34 @@ export const Problem = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );
 
+const header = (description: string) => ({ type: 'string', description });
+
+const PROBLEM_HEADERS: Record<string, Record<string, ReturnType<typeof header>>> = {
+  401: { 'www-authenticate': header('Bearer realm="facility-admin"') },
+  429: {
+    'retry-after': header('Seconds until a request is allowed again'),
+    'ratelimit-limit': header('Requests allowed per window'),
+    'ratelimit-remaining': header('Requests left in this window'),
+    'ratelimit-reset': header('Seconds until the window resets'),
+    'ratelimit-policy': header('The limit and its window, e.g. 3000;w=60'),
+  },
+  '5XX': { 'retry-after': header('With 503 service_unavailable: seconds to wait before retrying') },
+};
+
+/** A single resource's response: it carries the ETag that If-Match is checked against. */
+export function Resource<T extends TSchema>(schema: T, options: { created?: boolean } = {}) {
+  const headers: Record<string, ReturnType<typeof header>> = {
+    etag: header('Strong ETag of this representation; send it as If-Match to write only if unchanged'),
+  };
+  if (options.created) {
+    headers.location = header('URL of the created resource');
+    headers['idempotent-replayed'] = header(
+      '"true" when this is the stored answer to a retried Idempotency-Key',
+    );
+  }
+  return Type.Unsafe<Static<T>>({ ...schema, headers });
+}
+
 const problemContent = {
   'application/problem+json': { schema: Type.Ref('Problem') },
 };
@@ -98,14 +132,20 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
 
 /** Problem responses for the given statuses, in the form OpenAPI and the serializer share. */
 export function problemResponses(...statuses: number[]) {
-  const responses: Record<string, { description: string; content: typeof problemContent }> = {};
+  const responses: Record<string, { description: string; content: typeof problemContent; headers?: object }> =
+    {};
   for (const status of [400, 401, 403, ...statuses, 429]) {
     responses[status] = {
       description: PROBLEM_DESCRIPTIONS[status] ?? 'Problem',
       content: problemContent,
+      ...(PROBLEM_HEADERS[status] ? { headers: PROBLEM_HEADERS[status] } : {}),
     };
   }
-  responses['5XX'] = { description: 'internal_error or service_unavailable', content: problemContent };
+  responses['5XX'] = {
+    description: 'internal_error or service_unavailable',
+    content: problemContent,
+    headers: PROBLEM_HEADERS['5XX'],
+  };
   return responses;
 }
 

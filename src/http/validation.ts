@@ -39,30 +39,46 @@ addFormats(ajv);
 export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
   return ({ schema, httpPart }) => {
     const validate = ajv.compile(schema);
-    if (httpPart === 'body') return validate;
+    if (httpPart === 'body') {
+      return (data: unknown) => {
+        const errors = [...(validate(data) ? [] : (validate.errors ?? [])), ...nulCharacterErrors(data, '')];
+        if (errors.length === 0) return { value: data };
+        return { error: Object.assign(new Error('validation failed'), { validation: errors }) };
+      };
+    }
     const properties = schema.properties ?? {};
     return (data: unknown) => {
       const converted = convertParameters(data, properties);
       const errors = validate(converted) ? [] : [...(validate.errors ?? [])];
-      errors.push(...nulCharacterErrors(converted));
+      errors.push(...nulCharacterErrors(converted, ''));
       if (errors.length === 0) return { value: converted };
       return { error: Object.assign(new Error('validation failed'), { validation: errors }) };
     };
   };
 }
 
-/** PostgreSQL text cannot hold U+0000: a parameter with it is invalid on either database. */
-function nulCharacterErrors(parameters: unknown): ErrorObject[] {
-  if (parameters === null || typeof parameters !== 'object') return [];
-  return Object.entries(parameters)
-    .filter(([, value]) => typeof value === 'string' && value.includes('\u0000'))
-    .map(([name]) => ({
-      keyword: 'nul',
-      instancePath: `/${name}`,
-      schemaPath: '',
-      params: {},
-      message: 'must not contain the NUL character',
-    }));
+/**
+ * PostgreSQL text cannot hold U+0000, so a string (value or key) holding it is
+ * invalid on either database; reported with the schema's errors.
+ */
+function nulCharacterErrors(value: unknown, pointer: string): ErrorObject[] {
+  if (typeof value === 'string') {
+    if (!value.includes('\u0000')) return [];
+    return [
+      {
+        keyword: 'nul',
+        instancePath: pointer,
+        schemaPath: '',
+        params: {},
+        message: 'must not contain the NUL character',
+      },
+    ];
+  }
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, item]) => {
+    const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    return key.includes('\u0000') ? nulCharacterErrors(key, at) : nulCharacterErrors(item, at);
+  });
 }
 
 function convertParameters(data: unknown, properties: Record<string, JsonSchema>): unknown {
@@ -101,7 +117,8 @@ export function collectRequestErrors(request: FastifyRequest): FieldError[] {
     if (!schema) continue;
     const validate = ajv.compile(schema);
     const value = part === 'body' ? data.body : convertParameters(data[part], schema.properties ?? {});
-    if (!validate(value)) errors.push(...toFieldErrors(validate.errors ?? [], part));
+    const found = [...(validate(value) ? [] : (validate.errors ?? [])), ...nulCharacterErrors(value, '')];
+    errors.push(...toFieldErrors(found, part));
   }
   return errors;
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { invalidField } from '../../http/errors.js';
 import { readPageRequest, toPage } from '../../http/paging.js';
 import { FacilityParams, problemResponses } from '../../http/schemas.js';
 import { listAuditEvents } from './audit.repository.js';
@@ -25,7 +26,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         resourceType: resource_type,
         resourceId: resource_id,
         action,
-        since: since === undefined ? undefined : new Date(since).toISOString(),
+        since: since === undefined ? undefined : toStoredTime(since),
         afterId: page.afterId,
         limit: page.limit + 1,
       });
@@ -34,3 +35,19 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+/**
+ * `since` (an RFC 3339 date-time, any offset) as the stored form: ISO UTC with
+ * milliseconds, which compares as text on SQLite and as a timestamp on
+ * PostgreSQL. A leap second (…:60) counts as the last millisecond of its
+ * minute; a time outside the years 0001 to 9999 (UTC) cannot be stored or
+ * compared on both databases and is refused.
+ */
+function toStoredTime(since: string): string {
+  const time = new Date(since.replace(/(T\d{2}:\d{2}):60(\.\d+)?/i, '$1:59.999'));
+  const year = time.getUTCFullYear();
+  if (Number.isNaN(time.getTime()) || year < 1 || year > 9999) {
+    throw invalidField('query', 'since', 'must be a date-time from year 0001 to 9999 (UTC)');
+  }
+  return time.toISOString();
+}

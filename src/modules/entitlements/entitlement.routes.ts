@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidField } from '../../http/errors.js';
 import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, IfMatchHeaders, NoContent, problemResponses } from '../../http/schemas.js';
+import { BODY_PROBLEMS, IfMatchHeaders, NoContent, problemResponses, Resource } from '../../http/schemas.js';
 import { writeContextOf } from '../../http/write-context.js';
 import { PlanParams } from '../plans/plan.schemas.js';
 import {
@@ -29,7 +29,7 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getEntitlements',
         summary: "Read a plan's entitlements, sorted by key",
         params: PlanParams,
-        response: { 200: EntitlementCollection, ...problemResponses(404) },
+        response: { 200: Resource(EntitlementCollection), ...problemResponses(404) },
       },
     },
     async (request, reply) => {
@@ -49,7 +49,10 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: PlanParams,
         headers: IfMatchHeaders,
         body: ReplaceEntitlementsBody,
-        response: { 200: EntitlementCollection, ...problemResponses(404, 409, 412, ...BODY_PROBLEMS) },
+        response: {
+          200: Resource(EntitlementCollection),
+          ...problemResponses(404, 409, 412, ...BODY_PROBLEMS),
+        },
       },
     },
     async (request, reply) => {
@@ -76,8 +79,8 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
         headers: IfMatchHeaders,
         body: SetEntitlementBody,
         response: {
-          200: Entitlement,
-          201: Entitlement,
+          200: Resource(Entitlement),
+          201: Resource(Entitlement),
           ...problemResponses(404, 409, 412, ...BODY_PROBLEMS),
         },
       },

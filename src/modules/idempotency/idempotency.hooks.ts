@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../http/errors.js';
+import { canonicalJson, etagOf } from '../../http/etag.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -17,6 +18,9 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A first request still "in flight" after this long died with its process; a retry may take over. */
 const ABANDONED_AFTER_MS = 60 * 1000;
 const PURGE_EVERY_MS = 10 * 60 * 1000;
+
+/** What the route schema allows (1 to 255 printable ASCII characters); the hook claims only such keys. */
+const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
 
 /** The header every POST route declares, so it is validated and documented. */
 export const IdempotencyHeaders = Type.Object({
@@ -39,15 +43,18 @@ declare module 'fastify' {
 
 /**
  * Idempotent creates. A POST with Idempotency-Key claims the key in the
- * database (so a retry on another instance is recognised) before the handler
- * runs; its answer is stored when it is sent, and a retry with the same key and
- * body gets that answer again with `Idempotent-Replayed: true`.
+ * database (so a retry on another instance is recognised) before the request
+ * is validated; its answer is stored when it is sent, and a retry with the
+ * same key and body gets that answer again with `Idempotent-Replayed: true`.
  */
 export function registerIdempotency(app: FastifyInstance): void {
   app.decorateRequest('idempotency', null);
-  app.addHook('preHandler', async (request, reply) => {
+  // preValidation, not preHandler: a request that fails validation (400) is
+  // remembered and replayed like any other answer. A malformed key is left
+  // alone here, for validation to refuse it with 400.
+  app.addHook('preValidation', async (request, reply) => {
     const key = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || typeof key !== 'string') return;
+    if (request.method !== 'POST' || typeof key !== 'string' || !KEY_PATTERN.test(key)) return;
     const scope = request.principal.keyId === null ? 'anonymous' : `key:${request.principal.keyId}`;
     const requestHash = hashRequest(request);
     const now = new Date();
@@ -94,9 +101,12 @@ export function registerIdempotency(app: FastifyInstance): void {
 
 function hashRequest(request: FastifyRequest): string {
   const path = request.url.split('?')[0];
-  return createHash('sha256')
-    .update(`${request.method} ${path}\n${JSON.stringify(request.body ?? null)}`)
-    .digest('hex');
+  return (
+    createHash('sha256')
+      // Canonical JSON: a retry that sends the same fields in another order is the same request.
+      .update(`${request.method} ${path}\n${canonicalJson(request.body ?? null)}`)
+      .digest('hex')
+  );
 }
 
 function isStale(record: IdempotencyRecord, now: Date): boolean {
@@ -113,10 +123,18 @@ function answerFromRecord(record: IdempotencyRecord, requestHash: string, reply:
   }
   if (record.response_status === null) throw inProgress();
   if (record.response_location) reply.header('location', record.response_location);
+  if (record.response_status < 300 && record.response_body) {
+    // The ETag of the replayed representation, as the first answer carried it.
+    reply.header('etag', etagOf(JSON.parse(record.response_body)));
+  }
   return reply
     .code(record.response_status)
     .header('idempotent-replayed', 'true')
-    .type(record.response_status >= 400 ? 'application/problem+json' : 'application/json; charset=utf-8')
+    .type(
+      record.response_status >= 400
+        ? 'application/problem+json; charset=utf-8'
+        : 'application/json; charset=utf-8',
+    )
     .serializer((payload: unknown) => payload as string)
     .send(record.response_body ?? '');
 }

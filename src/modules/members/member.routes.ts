@@ -8,6 +8,7 @@ import {
   IfMatchHeaders,
   NoContent,
   problemResponses,
+  Resource,
 } from '../../http/schemas.js';
 import { trimBodyFields } from '../../http/trim.js';
 import { writeContextOf } from '../../http/write-context.js';
@@ -41,7 +42,10 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: FacilityParams,
         headers: IdempotencyHeaders,
         body: MemberCreate,
-        response: { 201: Member, ...problemResponses(409, 422, ...BODY_PROBLEMS) },
+        response: {
+          201: Resource(Member, { created: true }),
+          ...problemResponses(409, 422, ...BODY_PROBLEMS),
+        },
       },
       preValidation: trimNames,
     },
@@ -94,7 +98,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getMember',
         summary: 'Read a member (removed members too)',
         params: MemberParams,
-        response: { 200: Member, ...problemResponses(404) },
+        response: { 200: Resource(Member), ...problemResponses(404) },
       },
     },
     async (request, reply) => {
@@ -113,7 +117,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: MemberParams,
         headers: IfMatchHeaders,
         body: MemberPatch,
-        response: { 200: Member, ...problemResponses(404, 409, 412, 422, ...BODY_PROBLEMS) },
+        response: { 200: Resource(Member), ...problemResponses(404, 409, 412, 422, ...BODY_PROBLEMS) },
       },
       preValidation: trimNames,
     },

@@ -108,8 +108,11 @@ export async function patchMember(
     if (changes.date_of_birth) {
       assertDateOfBirth(changes.date_of_birth, todayIn(policy.timezone), policy.min_member_age);
     }
-    if (changes.plan_id) await assertPlanUsable(trx, facilityId, changes.plan_id);
+    // Joining a plan, or coming back to one (cancelled → active), needs a plan open to members.
     const takesSeat = holdsSeat(next) && (!holdsSeat(current) || current.plan_id !== next.plan_id);
+    if (next.plan_id !== null && (changes.plan_id !== undefined || takesSeat)) {
+      await assertPlanUsable(trx, facilityId, next.plan_id);
+    }
     if (takesSeat) await assertSeatFree(trx, facilityId, next.plan_id as number);
 
     const now = new Date().toISOString();

@@ -8,6 +8,7 @@ import {
   IfMatchHeaders,
   NoContent,
   problemResponses,
+  Resource,
 } from '../../http/schemas.js';
 import { trimBodyFields } from '../../http/trim.js';
 import { writeContextOf } from '../../http/write-context.js';
@@ -28,7 +29,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: FacilityParams,
         headers: IdempotencyHeaders,
         body: PlanCreate,
-        response: { 201: Plan, ...problemResponses(409, 422, ...BODY_PROBLEMS) },
+        response: { 201: Resource(Plan, { created: true }), ...problemResponses(409, 422, ...BODY_PROBLEMS) },
       },
       preValidation: trimName,
     },
@@ -81,7 +82,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getPlan',
         summary: 'Read a plan (soft-deleted plans too)',
         params: PlanParams,
-        response: { 200: Plan, ...problemResponses(404) },
+        response: { 200: Resource(Plan), ...problemResponses(404) },
       },
     },
     async (request, reply) => {
@@ -100,7 +101,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: PlanParams,
         headers: IfMatchHeaders,
         body: PlanPatch,
-        response: { 200: Plan, ...problemResponses(404, 409, 412, ...BODY_PROBLEMS) },
+        response: { 200: Resource(Plan), ...problemResponses(404, 409, 412, ...BODY_PROBLEMS) },
       },
       preValidation: trimName,
     },

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, FacilityParams, IfMatchHeaders, problemResponses } from '../../http/schemas.js';
+import {
+  BODY_PROBLEMS,
+  FacilityParams,
+  IfMatchHeaders,
+  problemResponses,
+  Resource,
+} from '../../http/schemas.js';
 import { writeContextOf } from '../../http/write-context.js';
 import { Policy, PolicyPatch } from './policy.schemas.js';
 import { getOrCreatePolicy, patchPolicy } from './policy.service.js';
@@ -14,7 +20,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getPolicy',
         summary: 'Read the facility policy (created with defaults on first read)',
         params: FacilityParams,
-        response: { 200: Policy, ...problemResponses() },
+        response: { 200: Resource(Policy), ...problemResponses() },
       },
     },
     async (request, reply) =>
@@ -31,7 +37,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: FacilityParams,
         headers: IfMatchHeaders,
         body: PolicyPatch,
-        response: { 200: Policy, ...problemResponses(412, ...BODY_PROBLEMS) },
+        response: { 200: Resource(Policy), ...problemResponses(412, ...BODY_PROBLEMS) },
       },
     },
     async (request, reply) =>

@@ -1,0 +1,201 @@
+/**
+ * "Concurrency and retries": Idempotency-Key on POST (plans and members).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  type Api,
+  assertInvalid,
+  assertProblem,
+  describeEachDialect,
+  type TestResponse,
+} from '../../../test/harness.js';
+import { createApiKey } from '../api-keys/api-key.service.js';
+
+const REPLAYED = 'idempotent-replayed';
+
+const plansUrl = (facility: number) => `/admin/facilities/${facility}/plans`;
+const membersUrl = (facility: number) => `/admin/facilities/${facility}/members`;
+
+async function countPlans(api: Api, facility: number, headers: Record<string, string> = {}) {
+  const list = await api.get(`${plansUrl(facility)}?include_inactive=true`, headers);
+  assert.equal(list.status, 200, list.text);
+  return list.body.plans.length as number;
+}
+
+function assertReplayOf(replay: TestResponse, first: TestResponse) {
+  assert.equal(replay.status, first.status, replay.text);
+  assert.equal(replay.headers[REPLAYED], 'true');
+  assert.deepEqual(replay.body, first.body);
+  assert.equal(replay.headers.location, first.headers.location);
+  assert.equal(replay.headers['content-type'], first.headers['content-type']);
+  assert.equal(replay.headers.etag, first.headers.etag);
+}
+
+describeEachDialect('idempotency keys', (api) => {
+  const key = (name: string) => ({ 'idempotency-key': `${name}-${Math.random()}` });
+
+  test('a retried POST plan replays the 201 with the same body and Location, and creates nothing', async () => {
+    const facility = api.newFacility();
+    const headers = key('plan');
+    const first = await api.post(plansUrl(facility), { name: 'Gold', price_amount: 900 }, headers);
+    assert.equal(first.status, 201, first.text);
+    assert.equal(first.headers[REPLAYED], undefined);
+    assert.equal(first.headers.location, `${plansUrl(facility)}/${first.body.id}`);
+    const retry = await api.post(plansUrl(facility), { name: 'Gold', price_amount: 900 }, headers);
+    assertReplayOf(retry, first);
+    assert.equal(await countPlans(api, facility), 1);
+  });
+
+  test('a retried POST member replays the 201 with the same body and Location, and creates nothing', async () => {
+    const facility = api.newFacility();
+    const headers = key('member');
+    const body = { first_name: 'Ann', email: 'ann@example.com' };
+    const first = await api.post(membersUrl(facility), body, headers);
+    assert.equal(first.status, 201, first.text);
+    const retry = await api.post(membersUrl(facility), body, headers);
+    assertReplayOf(retry, first);
+    const list = await api.get(membersUrl(facility));
+    assert.deepEqual(
+      list.body.members.map((m: { id: number }) => m.id),
+      [first.body.id],
+    );
+  });
+
+  test('a retry whose body has its fields in another order is the same request', async () => {
+    const facility = api.newFacility();
+    const headers = key('order');
+    const first = await api.post(plansUrl(facility), { name: 'Gold', price_amount: 1, sport_id: 2 }, headers);
+    assert.equal(first.status, 201, first.text);
+    const retry = await api.post(plansUrl(facility), { sport_id: 2, price_amount: 1, name: 'Gold' }, headers);
+    assertReplayOf(retry, first);
+  });
+
+  test('the same key with a different body or path is 422 idempotency_key_reused', async () => {
+    const facility = api.newFacility();
+    const headers = key('reused');
+    assert.equal((await api.post(plansUrl(facility), { name: 'Gold' }, headers)).status, 201);
+    assertProblem(
+      await api.post(plansUrl(facility), { name: 'Silver' }, headers),
+      422,
+      'idempotency_key_reused',
+    );
+    assertProblem(
+      await api.post(membersUrl(facility), { first_name: 'Gold' }, headers),
+      422,
+      'idempotency_key_reused',
+    );
+    assert.equal(await countPlans(api, facility), 1);
+    assert.equal((await api.get(membersUrl(facility))).body.members.length, 0);
+  });
+
+  test('a different key creates a second resource', async () => {
+    const facility = api.newFacility();
+    const first = await api.post(membersUrl(facility), { first_name: 'Ann' }, key('a'));
+    const second = await api.post(membersUrl(facility), { first_name: 'Ann' }, key('b'));
+    assert.deepEqual([first.status, second.status], [201, 201]);
+    assert.equal(second.headers[REPLAYED], undefined);
+    assert.notEqual(second.body.id, first.body.id);
+  });
+
+  test('an Idempotency-Key of 256 characters or with a control character is 400 naming idempotency-key', async () => {
+    const facility = api.newFacility();
+    for (const bad of ['k'.repeat(256), 'abc\tdef', 'abc\x7fdef']) {
+      const body = assertInvalid(
+        await api.post(plansUrl(facility), { name: 'Gold' }, { 'idempotency-key': bad }),
+        'idempotency-key',
+      );
+      const error = body.errors.find((e: { field: string }) => e.field === 'idempotency-key');
+      assert.equal(error.location, 'header');
+    }
+    assert.equal(await countPlans(api, facility), 0);
+    const longest = await api.post(
+      plansUrl(facility),
+      { name: 'Gold' },
+      { 'idempotency-key': 'k'.repeat(255) },
+    );
+    assert.equal(longest.status, 201, longest.text);
+  });
+
+  test('a first request that failed validation (400) is replayed as the same 400', async () => {
+    const facility = api.newFacility();
+    const headers = key('invalid');
+    const first = await api.post(plansUrl(facility), { name: 'Gold', price_amount: -1 }, headers);
+    assertInvalid(first, '/price_amount');
+    const retry = await api.post(plansUrl(facility), { name: 'Gold', price_amount: -1 }, headers);
+    assertReplayOf(retry, first);
+    assert.equal(await countPlans(api, facility), 0);
+  });
+
+  test('a first request refused by a rule (409) is replayed as the same 409', async () => {
+    const facility = api.newFacility();
+    assert.equal((await api.post(plansUrl(facility), { name: 'Gold' })).status, 201);
+    const headers = key('conflict');
+    const first = await api.post(plansUrl(facility), { name: 'gold' }, headers);
+    assertProblem(first, 409, 'plan_name_conflict');
+    const retry = await api.post(plansUrl(facility), { name: 'gold' }, headers);
+    assertReplayOf(retry, first);
+  });
+
+  test('five identical requests at once create exactly one resource; the others replay it or are 409', async () => {
+    const facility = api.newFacility();
+    const headers = key('race');
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => api.post(plansUrl(facility), { name: 'Gold' }, headers)),
+    );
+    const created = answers.filter((a) => a.status === 201 && a.headers[REPLAYED] === undefined);
+    assert.equal(created.length, 1, answers.map((a) => `${a.status} ${a.text}`).join('\n'));
+    for (const answer of answers) {
+      if (answer.status === 201) assert.deepEqual(answer.body, created[0].body);
+      else {
+        const problem = assertProblem(answer, 409, 'idempotency_in_progress');
+        assert.equal(problem.code, 'idempotency_in_progress');
+      }
+    }
+    assert.equal(await countPlans(api, facility), 1);
+  });
+
+  test('a record older than 24 hours is not replayed: the retry creates anew', async () => {
+    const facility = api.newFacility();
+    const headers = key('old');
+    const first = await api.post(membersUrl(facility), { first_name: 'Ann' }, headers);
+    assert.equal(first.status, 201, first.text);
+    const dayAndAMinuteAgo = new Date(Date.now() - (24 * 60 + 1) * 60 * 1000).toISOString();
+    const updated = await api.app.db
+      .updateTable('idempotency_keys')
+      .set({ created_at: dayAndAMinuteAgo })
+      .where('idempotency_key', '=', headers['idempotency-key'])
+      .executeTakeFirst();
+    assert.equal(Number(updated.numUpdatedRows), 1);
+    const later = await api.post(membersUrl(facility), { first_name: 'Ann' }, headers);
+    assert.equal(later.status, 201, later.text);
+    assert.equal(later.headers[REPLAYED], undefined);
+    assert.notEqual(later.body.id, first.body.id);
+    assertReplayOf(await api.post(membersUrl(facility), { first_name: 'Ann' }, headers), later);
+  });
+});
+
+describeEachDialect(
+  'idempotency keys belong to the API key',
+  (api) => {
+    test('the same Idempotency-Key from two API keys creates two resources', async () => {
+      const facility = api.newFacility();
+      const auth = async (name: string) => {
+        const { secret } = await createApiKey(api.app.db, { name, role: 'admin', facilityIds: [facility] });
+        return { authorization: `Bearer ${secret}`, 'idempotency-key': 'shared-key' };
+      };
+      const [alice, bob] = [await auth('alice'), await auth('bob')];
+      const body = { first_name: 'Ann' };
+      const first = await api.post(membersUrl(facility), body, alice);
+      const second = await api.post(membersUrl(facility), body, bob);
+      assert.deepEqual([first.status, second.status], [201, 201], second.text);
+      assert.equal(second.headers[REPLAYED], undefined);
+      assert.notEqual(second.body.id, first.body.id);
+      assertReplayOf(await api.post(membersUrl(facility), body, alice), first);
+      assertReplayOf(await api.post(membersUrl(facility), body, bob), second);
+      const list = await api.get(membersUrl(facility), { authorization: alice.authorization });
+      assert.equal(list.body.members.length, 2);
+    });
+  },
+  { authMode: 'api-key', adminApiKey: 'test-admin-key-0123456789' },
+);
