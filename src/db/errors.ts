@@ -26,13 +26,15 @@ const CONNECTION_ERROR_CODES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
-  'SQLITE_BUSY',
 ]);
 
 /** The database cannot be reached right now; the request may succeed if retried. */
 export function isConnectionLost(error: unknown): boolean {
   const { code, message } = (error as DbError) ?? {};
-  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08'))) {
+  if (
+    typeof code === 'string' &&
+    (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08') || code.startsWith('SQLITE_BUSY'))
+  ) {
     return true;
   }
   return (

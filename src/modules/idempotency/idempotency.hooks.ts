@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { Executor } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
 import { canonicalJson, etagOf } from '../../http/etag.js';
 import {
@@ -35,17 +36,40 @@ export const IdempotencyHeaders = Type.Object({
   ),
 });
 
+/** The claim a request holds on its Idempotency-Key. */
+export interface IdempotencyClaim {
+  scope: string;
+  key: string;
+  /** True once the answer was stored inside the write's own transaction. */
+  stored: boolean;
+  /** Stores the answer with the write's transaction, so a crash cannot leave a create without it. */
+  store(trx: Executor, answer: { status: number; body: string; location: string | null }): Promise<void>;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency: { scope: string; key: string } | null;
+    idempotency: IdempotencyClaim | null;
   }
+}
+
+function claimFor(scope: string, key: string): IdempotencyClaim {
+  return {
+    scope,
+    key,
+    stored: false,
+    async store(trx, answer) {
+      await completeIdempotencyKey(trx, scope, key, { ...answer, now: new Date().toISOString() });
+      this.stored = true;
+    },
+  };
 }
 
 /**
  * Idempotent creates. A POST with Idempotency-Key claims the key in the
  * database (so a retry on another instance is recognised) before the request
- * is validated; its answer is stored when it is sent, and a retry with the
- * same key and body gets that answer again with `Idempotent-Replayed: true`.
+ * is validated. A create stores its answer in its own transaction (see
+ * writeContextOf); any other answer is stored when it is sent. A retry with
+ * the same key and body gets that answer again with `Idempotent-Replayed: true`.
  */
 export function registerIdempotency(app: FastifyInstance): void {
   app.decorateRequest('idempotency', null);
@@ -59,7 +83,7 @@ export function registerIdempotency(app: FastifyInstance): void {
     const requestHash = hashRequest(request);
     const now = new Date();
     if (await claimIdempotencyKey(app.db, { scope, key, requestHash, now: now.toISOString() })) {
-      request.idempotency = { scope, key };
+      request.idempotency = claimFor(scope, key);
       return;
     }
     const existing = await findIdempotencyRecord(app.db, scope, key);
@@ -68,7 +92,7 @@ export function registerIdempotency(app: FastifyInstance): void {
       ? await reclaimIdempotencyKey(app.db, existing, { requestHash, now: now.toISOString() })
       : await claimIdempotencyKey(app.db, { scope, key, requestHash, now: now.toISOString() });
     if (!claimed) throw inProgress();
-    request.idempotency = { scope, key };
+    request.idempotency = claimFor(scope, key);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -78,7 +102,7 @@ export function registerIdempotency(app: FastifyInstance): void {
     if (reply.statusCode >= 500) {
       // A failure that may not happen again: let the retry run.
       await releaseIdempotencyKey(app.db, claim.scope, claim.key);
-    } else {
+    } else if (!claim.stored) {
       const location = reply.getHeader('location');
       await completeIdempotencyKey(app.db, claim.scope, claim.key, {
         status: reply.statusCode,

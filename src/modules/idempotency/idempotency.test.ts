@@ -199,3 +199,25 @@ describeEachDialect(
   },
   { authMode: 'api-key', adminApiKey: 'test-admin-key-0123456789' },
 );
+
+describeEachDialect('idempotency: the answer is stored with the create', (api) => {
+  test('the stored answer of a create is committed with the resource itself', async () => {
+    const facility = api.newFacility();
+    const key = 'commit-together-1';
+    const created = await api.post(
+      `/admin/facilities/${facility}/members`,
+      { first_name: 'Kim' },
+      { 'idempotency-key': key },
+    );
+    assert.equal(created.status, 201);
+    const record = await api.app.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('idempotency_key', '=', key)
+      .executeTakeFirstOrThrow();
+    assert.equal(record.response_status, 201);
+    assert.equal(record.response_location, `/admin/facilities/${facility}/members/${created.body.id}`);
+    assert.deepEqual(JSON.parse(String(record.response_body)), created.body);
+    assert.equal(record.response_body, created.text);
+  });
+});

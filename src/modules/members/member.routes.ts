@@ -52,7 +52,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const member = await createMember(
         app.db,
-        writeContextOf(request),
+        writeContextOf(request, reply),
         request.params.facility_id,
         request.body,
       );

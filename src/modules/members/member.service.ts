@@ -80,6 +80,7 @@ export async function createMember(
       before: null,
       after: member,
     });
+    await context.onCreated?.(trx, member);
     return member;
   });
 }

@@ -37,7 +37,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { facility_id } = request.params;
       const plan = await createPlan(
         app.db,
-        writeContextOf(request),
+        writeContextOf(request, reply),
         app.templates,
         facility_id,
         request.body,

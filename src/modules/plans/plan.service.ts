@@ -82,6 +82,7 @@ export async function createPlan(
       const after = entitlementFields(template.entitlements);
       await recordAuditEvent(trx, context, { ...audit, resourceType: 'entitlements', after });
     }
+    await context.onCreated?.(trx, plan);
     return plan;
   });
 }

@@ -1,0 +1,103 @@
+/**
+ * Runs the real service as a child process (`node --import tsx src/cli.ts
+ * serve`), as an operator would, for the tests and scripts that need a second
+ * process or a process they can kill.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** How much of the child's output is kept for error messages. */
+const MAX_OUTPUT_CHARS = 64 * 1024;
+
+export interface ServiceProcess {
+  /** `http://127.0.0.1:<port>` */
+  baseUrl: string;
+  child: ChildProcess;
+  /** The tail of what the process wrote to stdout and stderr. */
+  output(): string;
+  /** Sends the signal and waits until the process has exited. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/**
+ * Starts the service on a free port of 127.0.0.1 with authentication and the
+ * rate limit off, and waits until /readyz answers 200.
+ */
+export async function startService(
+  databaseUrl: string,
+  options: { env?: Record<string, string>; readyTimeoutMs?: number } = {},
+): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      AUTH_MODE: 'none',
+      ADMIN_API_KEY: '',
+      RATE_LIMIT_PER_MINUTE: '0',
+      REDIS_URL: '',
+      BASE_PATH: '',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-MAX_OUTPUT_CHARS);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+
+  const service: ServiceProcess = {
+    baseUrl: `http://127.0.0.1:${port}`,
+    child,
+    output: () => output,
+    kill: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `the service exited before it was ready (${child.exitCode ?? child.signalCode}):\n${output}`,
+      );
+    }
+    try {
+      const response = await fetch(`${service.baseUrl}/readyz`, { signal: AbortSignal.timeout(2000) });
+      if (response.status === 200) return service;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await service.kill('SIGKILL');
+      throw new Error(`the service was not ready within the time limit:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
