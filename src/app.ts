@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -16,6 +15,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { registerRequestIdHeader, requestIdFor } from './http/request-id.js';
 import { registerRequestLog } from './http/request-log.js';
 import { Problem } from './http/schemas.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { registerIdempotency } from './modules/idempotency/idempotency.hooks.js';
@@ -71,13 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   registerNotFoundHandler(app);
 
-  await app.register(helmet, {
-    // A JSON API needs no sources; the docs page sets its own policy (staticCSP).
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-    },
-  });
+  registerSecurityHeaders(app);
   await app.register(swagger, openApiOptions(config));
   await app.register(
     async (scoped) => {
