@@ -1,18 +1,20 @@
 /**
- * npm run bench -- [--db sqlite|postgres|both] [--members 1000000] [--duration 5] [--connections 32]
+ * npm run bench -- [--db sqlite|postgres|both] [--members 1000000] [--duration 5] [--connections 32] [--workers 2]
  *
  * Seeds a dataset, starts the service as a user runs it (built, default
- * logging, access control and rate limiting on), drives it over loopback
- * with autocannon, and prints requests/s, p50, p99, errors and peak RSS per
+ * logging, access control and rate limiting on, a database API key), drives it
+ * over loopback and prints requests/s, p50, p99, errors and peak RSS per
  * scenario, with each read's ratio to a bare floor measured in the same run.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { openDatabase } from '../src/db/database.js';
+import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
 import { createTestDatabase } from '../test/harness.js';
+import { type LoadResult, loadGenerator, type PlannedRequest, runLoad } from './load.js';
 import { LARGE_FACILITY, type Seeded, seed } from './seed.js';
 
 const { values: options } = parseArgs({
@@ -26,166 +28,100 @@ const { values: options } = parseArgs({
 });
 const DURATION = Number(options.duration);
 const CONNECTIONS = Number(options.connections);
-const KEY = 'bench-admin-key-0123456789abcdef';
-const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+const PLANNED = 20_000;
 const rand = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
-const cursorAfter = (id: number) => Buffer.from(`id:${id}`).toString('base64url');
-
-interface Row {
-  scenario: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  ratio?: number;
-}
+const cursorAfter = (id: number) => Buffer.from(`id:${Math.max(id, 0)}`).toString('base64url');
+const F = `/admin/facilities/${LARGE_FACILITY}`;
 
 interface Scenario {
   name: string;
   read: boolean;
-  request: (s: Seeded) => autocannon.Request[];
+  plan: (s: Seeded) => PlannedRequest;
+  chain?: string;
 }
 
-type Walk = { cursor?: string };
 const member = (s: Seeded) => rand(...s.memberIdRange);
 const plan = (s: Seeded) => rand(...s.planIdRange);
-const F = `/admin/facilities/${LARGE_FACILITY}`;
+const get = (path: string): PlannedRequest => ({ method: 'GET', path });
 
 const SCENARIOS: Scenario[] = [
-  {
-    name: 'GET one member',
-    read: true,
-    request: (s) => [{ setupRequest: (r) => ({ ...r, path: `${F}/members/${member(s)}` }) }],
-  },
-  {
-    name: 'GET one plan',
-    read: true,
-    request: (s) => [{ setupRequest: (r) => ({ ...r, path: `${F}/plans/${plan(s)}` }) }],
-  },
+  { name: 'GET one member', read: true, plan: (s) => get(`${F}/members/${member(s)}`) },
+  { name: 'GET one plan', read: true, plan: (s) => get(`${F}/plans/${plan(s)}`) },
   {
     name: 'list 100 members, any page',
     read: true,
-    request: (s) => [
-      { setupRequest: (r) => ({ ...r, path: `${F}/members?cursor=${cursorAfter(member(s) - 100)}` }) },
-    ],
+    plan: (s) => get(`${F}/members?cursor=${cursorAfter(member(s) - 100)}`),
   },
   {
-    name: 'list 100 members, small facility',
+    name: 'list 100 members, 1,000-member facility',
     read: true,
-    request: (s) => [
-      { setupRequest: (r) => ({ ...r, path: `/admin/facilities/${s.smallFacilities[0]}/members` }) },
-    ],
+    plan: (s) => get(`/admin/facilities/${s.smallFacilities[0]}/members`),
   },
   {
-    name: 'list 100, status+role filter',
+    name: 'list 100, status + role filter',
     read: true,
-    request: (s) => [
-      {
-        setupRequest: (r) => ({
-          ...r,
-          path: `${F}/members?status=active,frozen&role=member&cursor=${cursorAfter(member(s) - 1000)}`,
-        }),
-      },
-    ],
+    plan: (s) => get(`${F}/members?status=active,frozen&role=member&cursor=${cursorAfter(member(s) - 1000)}`),
   },
   {
     name: 'list 100, q search',
     read: true,
-    request: (s) => [
-      {
-        setupRequest: (r) => ({
-          ...r,
-          path: `${F}/members?q=surname1&cursor=${cursorAfter(member(s) - 1000)}`,
-        }),
-      },
-    ],
+    plan: (s) => get(`${F}/members?q=surname1&cursor=${cursorAfter(member(s) - 1000)}`),
   },
   {
-    name: 'walk 10 pages (per page)',
+    name: 'walk 10 pages with the cursor (per page)',
     read: true,
-    request: (s) => {
-      const pages: autocannon.Request[] = [];
-      for (let i = 0; i < 10; i++) {
-        pages.push({
-          setupRequest: (r, context) => ({
-            ...r,
-            path: `${F}/members?cursor=${i === 0 ? cursorAfter(member(s) - 2000) : (context as Walk).cursor}`,
-          }),
-          onResponse: (_status, body, context) => {
-            (context as Walk).cursor = JSON.parse(body).next_cursor;
-          },
-        });
-      }
-      return pages;
-    },
+    plan: (s) => get(`${F}/members?cursor=${cursorAfter(member(s) - 2000)}`),
+    chain: `${F}/members`,
   },
-  { name: 'GET policy', read: true, request: () => [{ path: `${F}/policy` }] },
+  { name: 'GET policy', read: true, plan: () => get(`${F}/policy`) },
   {
     name: 'POST member',
     read: false,
-    request: (s) => [
-      {
-        method: 'POST',
-        setupRequest: (r) => ({
-          ...r,
-          path: `/admin/facilities/${s.smallFacilities[(1 + Math.random() * (s.smallFacilities.length - 1)) | 0]}/members`,
-          body: JSON.stringify({ first_name: 'Bench', last_name: `Runner ${Math.random()}`, role: 'member' }),
-        }),
-      },
-    ],
+    plan: (s) => ({
+      method: 'POST',
+      path: `/admin/facilities/${s.smallFacilities[rand(1, s.smallFacilities.length - 1)]}/members`,
+      body: JSON.stringify({ first_name: 'Bench', last_name: `Runner${rand(1, 1e9)}` }),
+    }),
   },
   {
     name: 'PATCH member',
     read: false,
-    request: (s) => [
-      {
-        method: 'PATCH',
-        setupRequest: (r) => ({
-          ...r,
-          path: `${F}/members/${member(s)}`,
-          body: JSON.stringify({ notes: `n${Math.random()}` }),
-        }),
-      },
-    ],
+    plan: (s) => ({
+      method: 'PATCH',
+      path: `${F}/members/${member(s)}`,
+      body: JSON.stringify({ notes: `n${rand(1, 1e9)}` }),
+    }),
   },
   {
     name: 'PUT entitlement',
     read: false,
-    request: (s) => [
-      {
-        method: 'PUT',
-        setupRequest: (r) => ({
-          ...r,
-          path: `${F}/plans/${plan(s)}/entitlements/bench_${rand(1, 20)}`,
-          body: JSON.stringify({ value: rand(1, 100) }),
-        }),
-      },
-    ],
+    plan: (s) => ({
+      method: 'PUT',
+      path: `${F}/plans/${plan(s)}/entitlements/bench_${rand(1, 20)}`,
+      body: JSON.stringify({ value: rand(1, 1e6) }),
+    }),
   },
 ];
 
-async function load(
-  url: string,
-  requests: autocannon.Request[],
-  headers: Record<string, string>,
-): Promise<Row & { non2xx: number }> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, requests });
-  return {
-    scenario: '',
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx + result.timeouts,
-    non2xx: result.non2xx,
-  };
+interface Row extends LoadResult {
+  scenario: string;
+  ratio?: number;
 }
 
+/** The service is started as `npm start` starts it (same node flags), without npm in between. */
+const SERVICE = ['--max-semi-space-size=4', 'dist/cli.js', 'serve'];
+
 function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  child.stdout?.resume();
+  return child;
 }
 
 async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(url)).status < 500) return;
     } catch {}
@@ -194,7 +130,7 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-/** Peak resident memory (VmHWM) of a process and its children, in MB, the largest one. */
+/** Peak resident memory (VmHWM) of a process or of its busiest child, in MB. */
 function peakRssMb(pid: number): number {
   const pids = [pid];
   try {
@@ -222,6 +158,18 @@ async function stop(child: ChildProcess): Promise<void> {
   await new Promise((resolve) => child.once('exit', resolve));
 }
 
+async function measure(url: string, scenario: Scenario, seeded: Seeded, headers: Record<string, string>) {
+  const requests = Array.from({ length: PLANNED }, () => scenario.plan(seeded));
+  return runLoad({
+    url,
+    requests,
+    headers,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    chain: scenario.chain,
+  });
+}
+
 async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Promise<void> {
   const test = dialect === 'sqlite' ? undefined : await createTestDatabase('postgres');
   const file = `/tmp/facility-admin-bench-${process.pid}.db`;
@@ -230,73 +178,62 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
     const database = openDatabase(url);
     const started = Date.now();
     const seeded = await seed(database, members);
+    const { secret } = await createApiKey(database.db, { name: 'bench', role: 'admin', facilityIds: 'all' });
     await database.close();
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
-      `\n## ${dialect}: seeded ${members.toLocaleString()} members in the large facility (+${seeded.smallFacilities.length} × 1,000) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `\n## ${dialect}: ${members.toLocaleString()} members in the large facility, +${seeded.smallFacilities.length} facilities of 1,000 (seeded in ${seconds} s)`,
     );
+    const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
 
     const floor = start('node', ['--import', 'tsx', 'bench/floor.ts', url, '3901'], {});
     await waitFor('http://127.0.0.1:3901/members/1');
-    const floorRow = await load(
-      'http://127.0.0.1:3901',
-      [{ setupRequest: (r) => ({ ...r, path: `/members/${rand(...seeded.memberIdRange)}` }) }],
-      {},
-    );
+    const floorScenario: Scenario = { name: 'floor', read: true, plan: (s) => get(`/members/${member(s)}`) };
+    const floorResult = await measure('http://127.0.0.1:3901', floorScenario, seeded, {});
     await stop(floor);
+    const rows: Row[] = [{ ...floorResult, scenario: 'floor: bare Fastify route, same row by key' }];
 
-    const rows: Row[] = [{ ...floorRow, scenario: 'floor: bare route, same row read' }];
-    let peak = 0;
-    const env = {
-      DATABASE_URL: url,
-      PORT: '3902',
-      ADMIN_API_KEY: KEY,
-      RATE_LIMIT_PER_MINUTE: '10000000',
-      NODE_ENV: 'production',
-    };
-    const service = start('node', ['dist/cli.js', 'serve'], { ...env, WORKERS: '1' });
-    service.stdout?.resume();
+    const env = { DATABASE_URL: url, PORT: '3902', RATE_LIMIT_PER_MINUTE: '10000000' };
+    const service = start('node', SERVICE, { ...env, WORKERS: '1' });
     await waitFor('http://127.0.0.1:3902/readyz');
     for (const scenario of SCENARIOS) {
-      const row = await load('http://127.0.0.1:3902', scenario.request(seeded), auth);
+      const result = await measure('http://127.0.0.1:3902', scenario, seeded, headers);
       rows.push({
-        ...row,
+        ...result,
         scenario: scenario.name,
-        ratio: scenario.read ? row.rps / floorRow.rps : undefined,
+        ratio: scenario.read ? result.rps / floorResult.rps : undefined,
       });
     }
-    peak = peakRssMb(service.pid as number);
+    const peak = peakRssMb(service.pid as number);
     await stop(service);
 
     const workers = Number(options.workers);
-    const multi = start('node', ['dist/cli.js', 'serve'], { ...env, WORKERS: String(workers) });
-    multi.stdout?.resume();
+    const multi = start('node', SERVICE, { ...env, WORKERS: String(workers) });
     await waitFor('http://127.0.0.1:3902/readyz');
-    await sleep(1000);
-    const multiRow = await load('http://127.0.0.1:3902', SCENARIOS[0].request(seeded), auth);
+    await sleep(1500);
+    const multiResult = await measure('http://127.0.0.1:3902', SCENARIOS[0], seeded, headers);
     const multiPeak = peakRssMb(multi.pid as number);
     await stop(multi);
     rows.push({
-      ...multiRow,
+      ...multiResult,
       scenario: `GET one member, WORKERS=${workers}`,
-      ratio: multiRow.rps / floorRow.rps,
+      ratio: multiResult.rps / floorResult.rps,
     });
 
     printTable(rows);
-    const single = rows.find((r) => r.scenario === 'GET one member') as Row;
+    const single = rows[1];
     const deep = rows.find((r) => r.scenario === 'list 100 members, any page') as Row;
-    const small = rows.find((r) => r.scenario === 'list 100 members, small facility') as Row;
+    const small = rows.find((r) => r.scenario === 'list 100 members, 1,000-member facility') as Row;
     console.log(
-      `\npeak RSS: ${peak.toFixed(0)} MB (1 worker), ${multiPeak.toFixed(0)} MB per process (${workers} workers)`,
+      `\npeak RSS: ${peak.toFixed(0)} MB with one process; ${multiPeak.toFixed(0)} MB, the largest of ${workers} workers`,
     );
-    console.log(`WORKERS=${workers} vs 1, GET one member: ${(multiRow.rps / single.rps).toFixed(2)} ×`);
+    console.log(`WORKERS=${workers} vs 1, GET one member: ${(multiResult.rps / single.rps).toFixed(2)} ×`);
     console.log(
-      `page of 100 at ${members.toLocaleString()} members vs 1,000 (p50 latency): ${(deep.p50 / Math.max(small.p50, 0.001)).toFixed(2)} ×, (req/s) ${(small.rps / deep.rps).toFixed(2)} ×`,
+      `a page of 100 at ${members.toLocaleString()} members costs ${(small.rps / deep.rps).toFixed(2)} × the page at 1,000 (by req/s; p50 ${deep.p50} vs ${small.p50} ms)`,
     );
   } finally {
     await test?.drop();
-    rmSync(file, { force: true });
-    rmSync(`${file}-wal`, { force: true });
-    rmSync(`${file}-shm`, { force: true });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
   }
 }
 
@@ -315,6 +252,8 @@ execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
 const dialects =
   options.db === 'both' ? (['sqlite', 'postgres'] as const) : [options.db as 'sqlite' | 'postgres'];
 console.log(
-  `facility-admin benchmark: ${DURATION} s per scenario, ${CONNECTIONS} connections, node ${process.version}`,
+  `facility-admin benchmark: ${DURATION} s per scenario, ${CONNECTIONS} connections, load generator ${loadGenerator}` +
+    `${loadGenerator === 'autocannon' ? ' (install wrk for figures less skewed by the load generator)' : ''}, ` +
+    `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`,
 );
 for (const dialect of dialects) await benchDialect(dialect, Number(options.members));

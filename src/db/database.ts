@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -15,7 +16,7 @@ import {
   SqliteDriver,
   type Transaction,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseSchema } from './schema.js';
 
 export type Db = Kysely<DatabaseSchema>;
@@ -146,13 +147,18 @@ const pgTypes = {
         return (value: string) => Number(value);
       default:
         // biome-ignore lint/suspicious/noExplicitAny: pg's overloads do not accept a union format
-        return pg.types.getTypeParser(oid, format as any);
+        return loadPg().types.getTypeParser(oid, format as any);
     }
   },
 };
 
+/** pg is loaded only when PostgreSQL is used: an SQLite process saves its memory. */
+function loadPg(): typeof pg {
+  return createRequire(import.meta.url)('pg');
+}
+
 function openPostgres(url: string, log?: LogConfig): { db: Db; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
+  const pool = new (loadPg().Pool)({ connectionString: url, max: 10, types: pgTypes });
   // An idle client whose server went away emits 'error'; without a listener
   // that would crash the process. The next query fails and is answered 503.
   pool.on('error', () => {});

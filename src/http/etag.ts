@@ -13,15 +13,22 @@ export function etagOf(representation: unknown): string {
 
 /** JSON with every object's keys sorted: equal values give equal text whatever the field order. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, field: unknown) => {
-    if (field === null || typeof field !== 'object' || Array.isArray(field)) return field;
-    const record = field as Record<string, unknown>;
-    return Object.fromEntries(
-      Object.keys(record)
-        .sort()
-        .map((key) => [key, record[key]]),
-    );
-  });
+  const keys = new Set<string>();
+  collectKeys(value, keys);
+  // An allow-list replacer writes each object's properties in the list's order (natively, without copies).
+  return JSON.stringify(value, [...keys].sort());
+}
+
+function collectKeys(value: unknown, keys: Set<string>): void {
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectKeys(item, keys);
+    return;
+  }
+  for (const [key, field] of Object.entries(value)) {
+    keys.add(key);
+    collectKeys(field, keys);
+  }
 }
 
 /**

@@ -1,6 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { AppError } from './errors.js';
 
@@ -14,8 +13,13 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
   const max = config.rateLimitPerMinute;
   if (max === 0) return;
   const windowSeconds = Math.round(config.rateLimitWindowMs / 1000);
+  // ioredis is loaded only when Redis is configured.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false })
+    ? new (await import('ioredis')).Redis(config.redisUrl, {
+        connectTimeout: 1000,
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+      })
     : undefined;
   if (redis) {
     redis.on('error', (error) => app.log.warn({ err: error }, 'redis unavailable; rate limit skipped'));

@@ -1,0 +1,152 @@
+/**
+ * Drives one scenario against a server and returns requests/s, p50, p99 and
+ * errors. Uses wrk (C, light on the shared CPU) when it is installed, else
+ * autocannon. Both replay the same pre-generated list of requests; a
+ * `chain` scenario follows next_cursor from each answer for up to 10 pages.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+
+export interface PlannedRequest {
+  method: string;
+  path: string;
+  body?: string;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  requests: PlannedRequest[];
+  headers: Record<string, string>;
+  connections: number;
+  duration: number;
+  /** Path to page through with next_cursor (walk scenarios). */
+  chain?: string;
+}
+
+export const loadGenerator = (() => {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+  } catch (error) {
+    // wrk prints its version and exits 1; only a missing binary is ENOENT.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'autocannon';
+  }
+  return 'wrk';
+})();
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  return loadGenerator === 'wrk' ? runWrk(options) : runAutocannon(options);
+}
+
+const WRK_SCRIPT = `
+local reqs, idx, cursor, steps = {}, 0, nil, 0
+local headers = {}
+init = function(args)
+  for line in io.lines(args[1]) do
+    local method, path, body = line:match("^(%S+) (%S+) ?(.*)$")
+    table.insert(reqs, { method, path, body })
+  end
+  for i = 2, #args, 2 do headers[args[i]] = args[i + 1] end
+end
+request = function()
+  idx = idx % #reqs + 1
+  local r = reqs[idx]
+  local path = r[2]
+  if CHAIN ~= "" and cursor and steps < 9 then
+    path = CHAIN .. "?cursor=" .. cursor
+    steps = steps + 1
+  else
+    steps = 0
+  end
+  local body = nil
+  if r[3] ~= "" then body = r[3] end
+  return wrk.format(r[1], path, headers, body)
+end
+response = function(status, hdrs, body)
+  if CHAIN ~= "" then cursor = body:match('"next_cursor":"([^"]+)"') end
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('RESULT {"requests":%d,"duration":%d,"p50":%.3f,"p99":%.3f,"errors":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    e.connect + e.read + e.write + e.status + e.timeout))
+end
+`;
+
+function runWrk(options: LoadOptions): LoadResult {
+  const listFile = `/tmp/facility-admin-bench-${process.pid}.requests`;
+  const scriptFile = `/tmp/facility-admin-bench-${process.pid}.lua`;
+  writeFileSync(
+    listFile,
+    `${options.requests.map((r) => `${r.method} ${r.path} ${r.body ?? ''}`).join('\n')}\n`,
+  );
+  writeFileSync(scriptFile, `CHAIN = "${options.chain ?? ''}"\n${WRK_SCRIPT}`);
+  const headerArgs = Object.entries(options.headers).flat();
+  const output = execFileSync(
+    'wrk',
+    [
+      '-t1',
+      `-c${options.connections}`,
+      `-d${options.duration}s`,
+      '-s',
+      scriptFile,
+      options.url,
+      '--',
+      listFile,
+      ...headerArgs,
+    ],
+    { encoding: 'utf8' },
+  );
+  const match = /RESULT (\{.*\})/.exec(output);
+  if (!match) throw new Error(`wrk printed no result:\n${output}`);
+  const result = JSON.parse(match[1]);
+  return {
+    rps: result.requests / (result.duration / 1e6),
+    p50: result.p50,
+    p99: result.p99,
+    errors: result.errors,
+  };
+}
+
+async function runAutocannon(options: LoadOptions): Promise<LoadResult> {
+  let index = 0;
+  let cursor: string | undefined;
+  let steps = 0;
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.duration,
+    headers: options.headers,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const planned = options.requests[index++ % options.requests.length];
+          let path = planned.path;
+          if (options.chain && cursor && steps < 9) {
+            path = `${options.chain}?cursor=${cursor}`;
+            steps++;
+          } else {
+            steps = 0;
+          }
+          return { ...request, method: planned.method as 'GET', path, body: planned.body };
+        },
+        onResponse: (_status, body) => {
+          if (options.chain) cursor = JSON.parse(body).next_cursor ?? undefined;
+        },
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx + result.timeouts,
+  };
+}
