@@ -1,0 +1,85 @@
+/**
+ * What operators rely on: health checks, Prometheus metrics and one
+ * structured log line per request (never the API key's secret).
+ */
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, test } from 'node:test';
+import { type App, buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
+
+const lines: Record<string, unknown>[] = [];
+const logStream = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    done();
+  },
+});
+
+let app: App;
+const database = openDatabase('sqlite::memory:');
+
+before(async () => {
+  app = await buildApp(
+    { ...loadConfig({}), databaseUrl: 'sqlite::memory:', authMode: 'api-key' },
+    { database, logger: { level: 'info', stream: logStream } },
+  );
+});
+
+after(async () => {
+  await app.close();
+  await database.close();
+});
+
+test('/healthz and /readyz answer 200 without a key', async () => {
+  assert.deepEqual((await app.inject({ url: '/healthz' })).json(), { status: 'ok' });
+  assert.deepEqual((await app.inject({ url: '/readyz' })).json(), {
+    status: 'ok',
+    database: 'ok',
+    migrations: 'ok',
+  });
+});
+
+test('/readyz is 503 service_unavailable when the database cannot be reached', async () => {
+  const broken = openDatabase('sqlite::memory:');
+  const lonely = await buildApp(
+    { ...loadConfig({}), databaseUrl: 'sqlite::memory:' },
+    { database: broken, logger: false },
+  );
+  await broken.close();
+  const response = await lonely.inject({ url: '/readyz' });
+  assert.equal(response.statusCode, 503);
+  assert.equal(response.json().code, 'service_unavailable');
+  assert.ok(response.headers['retry-after']);
+  await lonely.close();
+});
+
+test('/metrics counts requests and their latency by route and status, with process metrics', async () => {
+  await app.inject({ url: '/healthz' });
+  const metrics = (await app.inject({ url: '/metrics' })).body;
+  assert.match(metrics, /http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+/);
+  assert.match(
+    metrics,
+    /http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/healthz",status="200"\}/,
+  );
+  assert.match(metrics, /process_resident_memory_bytes \d+/);
+});
+
+test('one log line per request with request id, route, status, latency and key id, never the secret', async () => {
+  const { secret, key } = await createApiKey(app.db, { name: 'logged', role: 'admin', facilityIds: [4] });
+  lines.length = 0;
+  await app.inject({
+    url: '/admin/facilities/4/policy',
+    headers: { authorization: `Bearer ${secret}`, 'x-request-id': 'log-line-1' },
+  });
+  const requestLines = lines.filter((line) => line.reqId === 'log-line-1');
+  assert.equal(requestLines.length, 1);
+  const [line] = requestLines;
+  assert.equal(line.route, '/admin/facilities/:facility_id/policy');
+  assert.equal(line.status, 200);
+  assert.equal(typeof line.ms, 'number');
+  assert.equal(line.key_id, key.id);
+  assert.equal(JSON.stringify(lines).includes(secret), false);
+});
