@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from './errors.js';
@@ -186,4 +186,3 @@ function messageOf(error: ErrorObject): string {
   }
 }
 
-export type { ValidateFunction };
