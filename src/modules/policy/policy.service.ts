@@ -63,10 +63,22 @@ function canonicalTimeZone(name: string): string {
 
 /** Today's date (YYYY-MM-DD) in the given time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
+  return dateFormatFor(timeZone).format(now);
+}
+
+/** Building an Intl formatter costs far more than using one: one per time zone, kept. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormatFor(timeZone: string): Intl.DateTimeFormat {
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dateFormats.set(timeZone, format);
+  }
+  return format;
 }
