@@ -3,12 +3,14 @@
  * structured log line per request (never the API key's secret).
  */
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
+import { startService } from './service-process.js';
 
 const lines: Record<string, unknown>[] = [];
 const logStream = new Writable({
@@ -82,4 +84,20 @@ test('one log line per request with request id, route, status, latency and key i
   assert.equal(typeof line.ms, 'number');
   assert.equal(line.key_id, key.id);
   assert.equal(JSON.stringify(lines).includes(secret), false);
+});
+
+test('SIGTERM stops the service gracefully: exit code 0, the port closed, the first key printed once', async () => {
+  const file = `/tmp/facility-admin-shutdown-${process.pid}.db`;
+  const service = await startService(`sqlite:${file}`, { env: { AUTH_MODE: 'api-key', LOG_LEVEL: 'info' } });
+  try {
+    assert.equal((await fetch(`${service.baseUrl}/healthz`)).status, 200);
+    assert.equal(service.output().match(/fa_[A-Za-z0-9_-]{43}/g)?.length, 1);
+    await service.kill('SIGTERM');
+    assert.equal(service.child.exitCode, 0);
+    assert.match(service.output(), /shutting down/);
+    await assert.rejects(fetch(`${service.baseUrl}/healthz`));
+  } finally {
+    await service.kill('SIGKILL');
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  }
 });
