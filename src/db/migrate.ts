@@ -3,12 +3,14 @@ import type { Db } from './database.js';
 import * as initial from './migrations/0001_initial.js';
 import * as apiKeys from './migrations/0002_api_keys.js';
 import * as idempotencyAndAudit from './migrations/0003_idempotency_and_audit.js';
+import * as entitlementsVersion from './migrations/0004_entitlements_version.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_api_keys': apiKeys,
   '0003_idempotency_and_audit': idempotencyAndAudit,
+  '0004_entitlements_version': entitlementsVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -25,6 +25,8 @@ export interface PlansTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** Counts writes to the plan's entitlements (part of their ETag). */
+  entitlements_version: Generated<number>;
 }
 
 export interface EntitlementsTable {

@@ -6,9 +6,13 @@ import { AppError } from './errors.js';
  * sees changes it, and a write that changes nothing keeps it. Computed from
  * canonical JSON, so the body as sent (fields in the response schema's order)
  * gives the same tag: an idempotent replay recomputes it from the stored body.
+ * A resource whose representation can return to an earlier value without a
+ * timestamp (entitlements) passes its write counter as `version`.
  */
-export function etagOf(representation: unknown): string {
-  return `"${createHash('sha256').update(canonicalJson(representation)).digest('base64url').slice(0, 27)}"`;
+export function etagOf(representation: unknown, version?: number): string {
+  const text =
+    version === undefined ? canonicalJson(representation) : `${canonicalJson(representation)}\n${version}`;
+  return `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
 }
 
 /** JSON with every object's keys sorted: equal values give equal text whatever the field order. */
@@ -37,10 +41,14 @@ function collectKeys(value: unknown, keys: Set<string>): void {
  * inside the write's transaction, after the row is locked, so two writers
  * holding the same ETag cannot both pass.
  */
-export function assertIfMatch(ifMatch: string | undefined, current: unknown | undefined): void {
+export function assertIfMatch(
+  ifMatch: string | undefined,
+  current: unknown | undefined,
+  version?: number,
+): void {
   if (ifMatch === undefined) return;
   const tags = ifMatch.split(',').map((tag) => tag.trim());
-  if (current !== undefined && (tags.includes('*') || tags.includes(etagOf(current)))) return;
+  if (current !== undefined && (tags.includes('*') || tags.includes(etagOf(current, version)))) return;
   throw new AppError(
     'precondition_failed',
     current === undefined

@@ -8,10 +8,10 @@ import { etagOf } from './etag.js';
 export function replyWithResource<T>(
   reply: FastifyReply,
   resource: T,
-  options: { status?: number; location?: string } = {},
+  options: { status?: number; location?: string; version?: number } = {},
 ): T {
   reply.code(options.status ?? 200);
-  reply.header('etag', etagOf(resource));
+  reply.header('etag', etagOf(resource, options.version));
   if (options.location) reply.header('location', options.location);
   return resource;
 }

@@ -185,4 +185,3 @@ function messageOf(error: ErrorObject): string {
       return error.message ?? 'is not valid';
   }
 }
-

@@ -73,3 +73,23 @@ export async function countEntitlements(db: Executor, planId: number): Promise<n
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** The plan's entitlement write counter (part of the entitlements' ETag). */
+export async function findEntitlementsVersion(db: Executor, planId: number): Promise<number> {
+  const row = await db
+    .selectFrom('plans')
+    .select('entitlements_version')
+    .where('id', '=', planId)
+    .executeTakeFirstOrThrow();
+  return row.entitlements_version;
+}
+
+export async function bumpEntitlementsVersion(db: Executor, planId: number): Promise<number> {
+  const row = await db
+    .updateTable('plans')
+    .set((eb) => ({ entitlements_version: eb('entitlements_version', '+', 1) }))
+    .where('id', '=', planId)
+    .returning('entitlements_version')
+    .executeTakeFirstOrThrow();
+  return row.entitlements_version;
+}

@@ -34,8 +34,8 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { facility_id, plan_id } = request.params;
-      const entitlements = await getEntitlements(app.db, facility_id, plan_id);
-      return replyWithResource(reply, { entitlements });
+      const { value, version } = await getEntitlements(app.db, facility_id, plan_id);
+      return replyWithResource(reply, { entitlements: value }, { version });
     },
   );
 
@@ -57,14 +57,14 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { facility_id, plan_id } = request.params;
-      const entitlements = await replacePlanEntitlements(
+      const { value, version } = await replacePlanEntitlements(
         app.db,
         writeContextOf(request),
         facility_id,
         plan_id,
         request.body.entitlements,
       );
-      return replyWithResource(reply, { entitlements });
+      return replyWithResource(reply, { entitlements: value }, { version });
     },
   );
 
@@ -90,7 +90,7 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.body.key !== undefined && request.body.key !== key) {
         throw invalidField('body', '/key', `must equal the key in the path ("${key}")`);
       }
-      const { entitlement, created } = await setPlanEntitlement(
+      const { value, version, created } = await setPlanEntitlement(
         app.db,
         writeContextOf(request),
         facility_id,
@@ -100,7 +100,7 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
           value: request.body.value,
         },
       );
-      return replyWithResource(reply, entitlement, { status: created ? 201 : 200 });
+      return replyWithResource(reply, value, { status: created ? 201 : 200, version });
     },
   );
 

@@ -5,18 +5,30 @@ import type { WriteContext } from '../../http/write-context.js';
 import { type AuditAction, diffFields, entitlementFields, recordAuditEvent } from '../audit/audit.service.js';
 import { getPlan, getWritablePlan } from '../plans/plan.service.js';
 import {
+  bumpEntitlementsVersion,
   countEntitlements,
   deleteEntitlement,
   findEntitlement,
+  findEntitlementsVersion,
   listEntitlements,
   replaceEntitlements,
   upsertEntitlement,
 } from './entitlement.repository.js';
 import { type Entitlement, MAX_ENTITLEMENTS_PER_PLAN } from './entitlement.schemas.js';
 
-export async function getEntitlements(db: Executor, facilityId: number, planId: number) {
+/** What the entitlement routes answer with: the data and the write counter that goes into its ETag. */
+export interface Versioned<T> {
+  value: T;
+  version: number;
+}
+
+export async function getEntitlements(
+  db: Executor,
+  facilityId: number,
+  planId: number,
+): Promise<Versioned<Entitlement[]>> {
   const plan = await getPlan(db, facilityId, planId);
-  return listEntitlements(db, plan.id);
+  return { value: await listEntitlements(db, plan.id), version: await findEntitlementsVersion(db, plan.id) };
 }
 
 /** Replaces the whole set atomically; the array and the map form mean the same. */
@@ -26,7 +38,7 @@ export async function replacePlanEntitlements(
   facilityId: number,
   planId: number,
   body: Entitlement[] | Record<string, Entitlement['value']>,
-): Promise<Entitlement[]> {
+): Promise<Versioned<Entitlement[]>> {
   const entitlements = Array.isArray(body)
     ? body
     : Object.entries(body).map(([key, value]) => ({ key, value }));
@@ -34,11 +46,17 @@ export async function replacePlanEntitlements(
   return db.transaction().execute(async (trx) => {
     await getWritablePlan(trx, facilityId, planId);
     const before = await listEntitlements(trx, planId);
-    assertIfMatch(context.ifMatch, { entitlements: before });
+    assertIfMatch(context.ifMatch, { entitlements: before }, await findEntitlementsVersion(trx, planId));
     await replaceEntitlements(trx, planId, entitlements);
     const after = await listEntitlements(trx, planId);
-    await recordEntitlementChange(trx, context, { facilityId, planId, action: 'update', before, after });
-    return after;
+    const version = await commitEntitlementChange(trx, context, {
+      facilityId,
+      planId,
+      action: 'update',
+      before,
+      after,
+    });
+    return { value: after, version };
   });
 }
 
@@ -49,11 +67,11 @@ export async function setPlanEntitlement(
   facilityId: number,
   planId: number,
   entitlement: Entitlement,
-): Promise<{ entitlement: Entitlement; created: boolean }> {
+): Promise<Versioned<Entitlement> & { created: boolean }> {
   return db.transaction().execute(async (trx) => {
     await getWritablePlan(trx, facilityId, planId);
     const existing = await findEntitlement(trx, planId, entitlement.key);
-    assertIfMatch(context.ifMatch, existing);
+    assertIfMatch(context.ifMatch, existing, await findEntitlementsVersion(trx, planId));
     if (!existing && (await countEntitlements(trx, planId)) >= MAX_ENTITLEMENTS_PER_PLAN) {
       throw new AppError(
         'validation_error',
@@ -70,14 +88,14 @@ export async function setPlanEntitlement(
       );
     }
     await upsertEntitlement(trx, planId, entitlement.key, entitlement.value);
-    await recordEntitlementChange(trx, context, {
+    const version = await commitEntitlementChange(trx, context, {
       facilityId,
       planId,
       action: existing ? 'update' : 'create',
       before: existing ? [existing] : [],
       after: [entitlement],
     });
-    return { entitlement, created: !existing };
+    return { value: entitlement, version, created: !existing };
   });
 }
 
@@ -92,9 +110,9 @@ export async function removePlanEntitlement(
     await getWritablePlan(trx, facilityId, planId);
     const existing = await findEntitlement(trx, planId, key);
     if (!existing) throw new AppError('entitlement_not_found', `Plan ${planId} has no entitlement "${key}"`);
-    assertIfMatch(context.ifMatch, existing);
+    assertIfMatch(context.ifMatch, existing, await findEntitlementsVersion(trx, planId));
     await deleteEntitlement(trx, planId, key);
-    await recordEntitlementChange(trx, context, {
+    await commitEntitlementChange(trx, context, {
       facilityId,
       planId,
       action: 'delete',
@@ -104,8 +122,12 @@ export async function removePlanEntitlement(
   });
 }
 
-/** The entitlements of a plan are audited as one resource whose fields are the keys. */
-async function recordEntitlementChange(
+/**
+ * Finishes a change of a plan's entitlements: a real change advances their
+ * write counter and is audited as one resource whose fields are the keys; a
+ * no-op changes neither. Returns the counter after the write.
+ */
+async function commitEntitlementChange(
   trx: Executor,
   context: WriteContext,
   change: {
@@ -115,10 +137,10 @@ async function recordEntitlementChange(
     before: Entitlement[];
     after: Entitlement[];
   },
-) {
+): Promise<number> {
   const before = entitlementFields(change.before);
   const after = entitlementFields(change.after);
-  if (Object.keys(diffFields(before, after)).length === 0) return;
+  if (Object.keys(diffFields(before, after)).length === 0) return findEntitlementsVersion(trx, change.planId);
   await recordAuditEvent(trx, context, {
     facilityId: change.facilityId,
     resourceType: 'entitlements',
@@ -127,6 +149,7 @@ async function recordEntitlementChange(
     before,
     after,
   });
+  return bumpEntitlementsVersion(trx, change.planId);
 }
 
 function rejectDuplicateKeys(entitlements: Entitlement[]): void {

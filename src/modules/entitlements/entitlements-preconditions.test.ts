@@ -57,6 +57,31 @@ describeEachDialect('entitlements: ETag and If-Match', (api) => {
     assert.notEqual(etagOf(await api.get(url)), changed);
   });
 
+  test('the ETag changes with every write, even one back to an earlier set: the old tag is then stale', async () => {
+    const { url, etag: first } = await planWithEntitlements();
+    const changed = await api.put(url, { entitlements: { guest_passes: 5 } });
+    const back = await api.put(url, { entitlements: { guest_passes: 2, sauna: true } });
+    assert.deepEqual(back.body.entitlements, [
+      { key: 'guest_passes', value: 2 },
+      { key: 'sauna', value: true },
+    ]);
+    assert.equal(new Set([first, etagOf(changed), etagOf(back)]).size, 3);
+    assertProblem(
+      await api.put(url, { entitlements: {} }, { 'if-match': first }),
+      412,
+      'precondition_failed',
+    );
+  });
+
+  test('two plans with the same entitlements do not share an ETag once either was written', async () => {
+    const a = await planWithEntitlements();
+    const b = await planWithEntitlements();
+    await api.put(`${b.url}/sauna`, { value: false });
+    await api.put(`${b.url}/sauna`, { value: true });
+    assert.deepEqual((await api.get(b.url)).body, (await api.get(a.url)).body);
+    assert.notEqual(etagOf(await api.get(b.url)), etagOf(await api.get(a.url)));
+  });
+
   test('PUT of the collection with a stale If-Match is 412 and changes nothing', async () => {
     const { url, one, etag: stale } = await planWithEntitlements();
     await api.put(one('guest_passes'), { value: 3 });

@@ -8,7 +8,7 @@ type PlanRow = Selectable<PlansTable>;
 export type PlanValues = Omit<Plan, 'id' | 'facility_id' | 'created_at' | 'updated_at' | 'deleted_at'>;
 
 export function toPlan(row: PlanRow): Plan {
-  const { name_folded: _, ...rest } = row;
+  const { name_folded: _, entitlements_version: __, ...rest } = row;
   return { ...rest, is_active: row.is_active === 1 } as Plan;
 }
 

@@ -88,9 +88,8 @@ export async function createPlan(
 }
 
 /**
- * PATCH changes only the fields sent. A soft-deleted plan is read-only, except
- * that a PATCH with `is_active: true` restores it (other fields in the same
- * PATCH apply too, so a restore can pick a new name).
+ * PATCH changes only the fields sent. A soft-deleted plan is read-only: the
+ * one write it takes is exactly `{"is_active": true}`, which restores it.
  */
 export async function patchPlan(
   db: Db,
@@ -104,7 +103,7 @@ export async function patchPlan(
     if (!current) throw planNotFound(facilityId, planId);
     assertIfMatch(context.ifMatch, current);
     const restoring = current.deleted_at !== null;
-    if (restoring && patch.is_active !== true) throw planArchived(planId);
+    if (restoring && !isRestore(patch)) throw planArchived(planId);
     const changes = changedFields(current, patch);
     if (!changes && !restoring) return current;
     const write = { ...changes, ...(restoring ? { deleted_at: null } : {}) };
@@ -151,6 +150,11 @@ export async function deletePlan(
   });
 }
 
+function isRestore(patch: PlanPatch): boolean {
+  const fields = Object.keys(patch);
+  return fields.length === 1 && patch.is_active === true;
+}
+
 function rethrowNameConflict(name: string) {
   return (error: unknown): never => {
     if (!isUniqueViolation(error)) throw error;
@@ -172,6 +176,6 @@ function planInUse(planId: number): AppError {
 function planArchived(planId: number): AppError {
   return new AppError(
     'plan_archived',
-    `Plan ${planId} is archived (soft-deleted); PATCH it with {"is_active": true} to restore it first`,
+    `Plan ${planId} is archived (soft-deleted): it can only be restored, with a PATCH of exactly {"is_active": true}`,
   );
 }
