@@ -53,7 +53,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // One line per request is written by registerRequestLog instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     // Long ids must reach validation (400), not fall through to 404.
-    routerOptions: { maxParamLength: 1000 },
+    // /plans/ is /plans, not a plan with an empty id.
+    routerOptions: { maxParamLength: 1000, ignoreTrailingSlash: true },
     bodyLimit: config.bodyLimitBytes,
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, toAppError(error)),
   }).withTypeProvider<TypeBoxTypeProvider>();

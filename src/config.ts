@@ -43,6 +43,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…');
   }
+  const adminApiKey = env.ADMIN_API_KEY || undefined;
+  // It is sent as "Authorization: Bearer <key>": spaces or other characters could never match.
+  if (adminApiKey !== undefined && !/^[\x21-\x7e]{1,512}$/.test(adminApiKey)) {
+    throw new ConfigError('ADMIN_API_KEY must be 1 to 512 printable ASCII characters without spaces');
+  }
   const workers = env.WORKERS === 'auto' ? availableParallelism() : readInteger(env, 'WORKERS', 1, 1, 64);
   if (workers > 1 && databaseUrl === 'sqlite::memory:') {
     throw new ConfigError(
@@ -53,7 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: readInteger(env, 'PORT', 3000, 0, 65535),
     host: env.HOST ?? '127.0.0.1',
     databaseUrl,
-    adminApiKey: env.ADMIN_API_KEY || undefined,
+    adminApiKey,
     authMode,
     basePath: normalizeBasePath(env.BASE_PATH ?? ''),
     logLevel,

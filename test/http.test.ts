@@ -757,3 +757,22 @@ describeEachDialect(
   },
   { bodyLimitBytes: 1024 },
 );
+
+describeEachDialect('HTTP rules: messages a person can read', (api) => {
+  test('a value that breaks a pattern is explained in words, not with the regular expression', async () => {
+    const facility = api.newFacility();
+    const response = await api.post(`/admin/facilities/${facility}/members`, {
+      first_name: '   ',
+      phone: 'call me',
+    });
+    const body = assertInvalid(response, '/first_name', '/phone');
+    const messages = Object.fromEntries(
+      body.errors.map((e: { field: string; message: string }) => [e.field, e.message]),
+    );
+    assert.equal(messages['/phone'], 'may hold only digits, spaces and + - ( )');
+    assert.equal(messages['/first_name'], 'must not be empty');
+    assert.equal(body.errors.filter((e: { field: string }) => e.field === '/first_name').length, 1);
+    const list = await api.get(`/admin/facilities/${facility}/members?status=gone`);
+    assert.match(assertInvalid(list, 'status').errors[0].message, /^must be one or more of pending, active/);
+  });
+});

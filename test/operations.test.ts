@@ -101,3 +101,13 @@ test('SIGTERM stops the service gracefully: exit code 0, the port closed, the fi
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
   }
 });
+
+test('a trailing slash names the same resource: /plans/ is the list of plans', async () => {
+  const response = await app.inject({
+    url: '/admin/facilities/4/plans/',
+    headers: { authorization: 'Bearer x' },
+  });
+  assert.equal(response.statusCode, 401);
+  const open = await app.inject({ url: '/healthz/' });
+  assert.equal(open.statusCode, 200);
+});

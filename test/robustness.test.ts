@@ -428,6 +428,10 @@ function isPositiveId(text: string): boolean {
   return /^\d{1,16}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_ID;
 }
 
+function isLastSegment(endpoint: Endpoint, param: string): boolean {
+  return endpoint.path.endsWith(`{${param}}`);
+}
+
 function decoded(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment);
@@ -454,8 +458,9 @@ function checkExpected(endpoint: Endpoint, c: FuzzCase, response: TestResponse):
     assertProblem(response, 415, 'unsupported_media_type');
   if (c.kind === 'path') {
     const text = decoded(c.segment);
-    if (c.segment === '.' || c.segment === '..') {
-      // Dot segments are resolved away before routing, as every HTTP client does: another path.
+    if (c.segment === '.' || c.segment === '..' || (c.segment === '' && isLastSegment(endpoint, c.param))) {
+      // Dot segments are resolved away before routing, as every HTTP client does, and an empty
+      // last segment is a trailing slash (/plans/ is /plans): another route.
     } else if (text === undefined) {
       assertProblem(response, 400, 'validation_error');
     } else if (c.param === 'key' ? !ENTITLEMENT_KEY.test(text) : !isPositiveId(text)) {

@@ -26,6 +26,8 @@ const CONNECTION_ERROR_CODES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  '3D000', // invalid_catalog_name: the database is gone
 ]);
 
 /** The database cannot be reached right now; the request may succeed if retried. */
@@ -39,6 +41,8 @@ export function isConnectionLost(error: unknown): boolean {
   }
   return (
     typeof message === 'string' &&
-    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)
+    /Connection terminated|connection timeout|Client has encountered a connection error|not currently accepting connections/i.test(
+      message,
+    )
   );
 }

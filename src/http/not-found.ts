@@ -11,7 +11,7 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
  * records every route's path to tell them apart.
  */
 export function registerNotFoundHandler(app: FastifyInstance): void {
-  const known = FindMyWay<HTTPVersion.V1>({ ignoreTrailingSlash: false });
+  const known = FindMyWay<HTTPVersion.V1>({ ignoreTrailingSlash: true });
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods.map((m) => m.toUpperCase() as HTTPMethod)) {

@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { ERROR_CODES } from './errors.js';
 
 /**
  * Schemas shared by every resource. Each route's schema is written once and
@@ -21,6 +22,7 @@ export const DateOnly = Type.String({
   format: 'date',
   // Year 0000 is a valid ISO date but not a PostgreSQL one.
   pattern: '^(?!0000)',
+  'x-pattern-message': 'must be a date from year 0001 on',
   description: 'Calendar date, YYYY-MM-DD, from year 0001',
 });
 export const MoneyAmount = Type.Integer({
@@ -28,7 +30,11 @@ export const MoneyAmount = Type.Integer({
   maximum: 100_000_000,
   description: 'Amount in the currency minor unit (cents)',
 });
-export const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' });
+export const CurrencyCode = Type.String({
+  pattern: '^[A-Z]{3}$',
+  'x-pattern-message': 'must be an ISO 4217 code: three upper-case letters',
+  description: 'ISO 4217 code',
+});
 
 export const FacilityParams = Type.Object({ facility_id: Id }, { additionalProperties: false });
 
@@ -40,6 +46,7 @@ export const PagingQuery = {
       maxLength: 200,
       // Cursors this service issues are base64url of "id:<n>"; anything else is refused with the other errors.
       pattern: '^aWQ6[A-Za-z0-9_-]+$',
+      'x-pattern-message': 'is not a cursor this service issued',
       description: 'next_cursor of the previous page',
     }),
   ),
@@ -87,6 +94,10 @@ export const Problem = Type.Object(
 
 const header = (description: string) => ({ type: 'string', description });
 
+const REQUEST_ID_HEADER = {
+  'x-request-id': header("The client's X-Request-Id when valid, else a generated id"),
+};
+
 const PROBLEM_HEADERS: Record<string, Record<string, ReturnType<typeof header>>> = {
   401: { 'www-authenticate': header('Bearer realm="facility-admin"') },
   429: {
@@ -102,6 +113,7 @@ const PROBLEM_HEADERS: Record<string, Record<string, ReturnType<typeof header>>>
 /** A single resource's response: it carries the ETag that If-Match is checked against. */
 export function Resource<T extends TSchema>(schema: T, options: { created?: boolean } = {}) {
   const headers: Record<string, ReturnType<typeof header>> = {
+    ...REQUEST_ID_HEADER,
     etag: header('Strong ETag of this representation; send it as If-Match to write only if unchanged'),
   };
   if (options.created) {
@@ -117,18 +129,16 @@ const problemContent = {
   'application/problem+json': { schema: Type.Ref('Problem') },
 };
 
-const PROBLEM_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid input: validation_error or malformed_json',
-  401: 'unauthenticated: no API key, or a malformed, unknown or revoked one',
-  403: 'forbidden: the facility is outside the key scope, or a viewer key tried to write',
-  429: 'rate_limited: too many requests for this API key; see Retry-After',
-  404: 'Not found',
-  409: 'Conflict with the current state',
-  412: 'If-Match did not match',
-  413: 'Body too large',
-  415: 'Body is not JSON',
-  422: 'Refers to something that cannot be used',
-};
+/** Each status's description lists the codes it can carry (from the one closed set). */
+const PROBLEM_DESCRIPTIONS: Record<number, string> = Object.fromEntries(
+  [400, 401, 403, 404, 409, 412, 413, 415, 422, 429].map((status) => [
+    status,
+    `${status} problem; code is one of: ${Object.entries(ERROR_CODES)
+      .filter(([, { status: codeStatus }]) => codeStatus === status)
+      .map(([code]) => code)
+      .join(', ')}`,
+  ]),
+);
 
 /** Problem responses for the given statuses, in the form OpenAPI and the serializer share. */
 export function problemResponses(...statuses: number[]) {
@@ -138,13 +148,13 @@ export function problemResponses(...statuses: number[]) {
     responses[status] = {
       description: PROBLEM_DESCRIPTIONS[status] ?? 'Problem',
       content: problemContent,
-      ...(PROBLEM_HEADERS[status] ? { headers: PROBLEM_HEADERS[status] } : {}),
+      headers: { ...REQUEST_ID_HEADER, ...PROBLEM_HEADERS[status] },
     };
   }
   responses['5XX'] = {
     description: 'internal_error or service_unavailable',
     content: problemContent,
-    headers: PROBLEM_HEADERS['5XX'],
+    headers: { ...REQUEST_ID_HEADER, ...PROBLEM_HEADERS['5XX'] },
   };
   return responses;
 }

@@ -33,6 +33,8 @@ const ajv = new Ajv({
   strict: false,
   // JSON cannot carry Infinity or NaN; 1e400 parses to Infinity and must not pass as a number.
   strictNumbers: true,
+  // Errors carry their schema, so a pattern can explain itself (x-pattern-message).
+  verbose: true,
 });
 addFormats(ajv);
 
@@ -135,7 +137,10 @@ export function toFieldErrors(errors: ErrorObject[], context: string | undefined
   const location = LOCATIONS[context ?? 'body'] ?? 'body';
   const seen = new Set<string>();
   const result: FieldError[] = [];
+  // An empty value also fails a "not blank" pattern; saying "must not be empty" once is enough.
+  const empty = new Set(errors.filter((e) => e.keyword === 'minLength').map((e) => e.instancePath));
   for (const error of errors) {
+    if (error.keyword === 'pattern' && empty.has(error.instancePath)) continue;
     const pointer = pointerOf(error);
     const field = location === 'body' ? pointer : pointer.replace(/^\//, '').replaceAll('/', '.');
     const message = messageOf(error);
@@ -161,6 +166,10 @@ function messageOf(error: ErrorObject): string {
   switch (error.keyword) {
     case 'required':
       return 'is required';
+    case 'pattern': {
+      const explained = (error.parentSchema as Record<string, unknown> | undefined)?.['x-pattern-message'];
+      return typeof explained === 'string' ? explained : `must match the pattern ${params.pattern}`;
+    }
     case 'additionalProperties':
       return READ_ONLY_FIELDS.has(String(params.additionalProperty))
         ? 'is read-only'

@@ -5,6 +5,7 @@ export const MAX_ENTITLEMENTS_PER_PLAN = 100;
 
 export const EntitlementKey = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
+  'x-pattern-message': 'must be 1 to 64 of A-Z a-z 0-9 _ . - and start with a letter or digit',
   minLength: 1,
   maxLength: 64,
   description: '1 to 64 of A-Z a-z 0-9 _ . -, starting with a letter or digit; case-sensitive',

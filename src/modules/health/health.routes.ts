@@ -35,7 +35,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getReadiness',
         summary: 'The database is reachable and migrated',
         security: [],
-        response: { 200: Readiness },
+        response: {
+          200: Readiness,
+          503: {
+            description: 'service_unavailable: the database is unreachable or migrations are pending',
+            content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
+          },
+        },
       },
     },
     async () => {

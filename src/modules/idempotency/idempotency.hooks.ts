@@ -30,6 +30,7 @@ export const IdempotencyHeaders = Type.Object({
       minLength: 1,
       maxLength: 255,
       pattern: '^[\\x20-\\x7E]+$',
+      'x-pattern-message': 'must be printable ASCII characters',
       description:
         'Makes a retried create safe: the same key and body within 24 hours replays the first answer',
     }),

@@ -19,6 +19,7 @@ const editable = {
     minLength: 1,
     maxLength: 100,
     pattern: '\\S',
+    'x-pattern-message': 'must not be blank',
     description: 'Surrounding spaces are trimmed',
   }),
   last_name: Nullable(Type.String({ maxLength: 100 })),
@@ -30,7 +31,12 @@ const editable = {
     }),
   ),
   phone: Nullable(
-    Type.String({ maxLength: 32, pattern: '^[0-9 +()-]+$', description: 'Digits, spaces and + - ( )' }),
+    Type.String({
+      maxLength: 32,
+      pattern: '^[0-9 +()-]+$',
+      'x-pattern-message': 'may hold only digits, spaces and + - ( )',
+      description: 'Digits, spaces and + - ( )',
+    }),
   ),
   date_of_birth: Nullable(DateOnly, { description: 'Not in the future; at least the policy min_member_age' }),
   sport_id: Nullable(Id),
@@ -70,7 +76,12 @@ export const MemberCreate = Type.Object(
     first_name: editable.first_name,
     status: Type.Optional(StringEnum(['pending', 'active'] as const, { default: 'active' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      "Defaults for fields left out: role member, status active, joined_on today in the facility's time zone, " +
+      'every other optional field null',
+  },
 );
 export type MemberCreate = Static<typeof MemberCreate>;
 
@@ -98,11 +109,16 @@ export const MemberListQuery = Type.Object(
     status: Type.Optional(
       Type.String({
         pattern: listOf(MEMBER_STATUSES),
+        'x-pattern-message': `must be one or more of ${MEMBER_STATUSES.join(', ')}, separated by commas`,
         description: 'One status or a comma-separated list; removed members are listed only when named',
       }),
     ),
     role: Type.Optional(
-      Type.String({ pattern: listOf(MEMBER_ROLES), description: 'One role or a comma-separated list' }),
+      Type.String({
+        pattern: listOf(MEMBER_ROLES),
+        'x-pattern-message': `must be one or more of ${MEMBER_ROLES.join(', ')}, separated by commas`,
+        description: 'One role or a comma-separated list',
+      }),
     ),
     plan_id: Type.Optional(Id),
     q: Type.Optional(

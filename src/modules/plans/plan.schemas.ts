@@ -59,7 +59,13 @@ export const PlanCreate = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      'Defaults for fields left out: description null, sport_id null, price_amount 0, currency the facility ' +
+      "policy's currency, billing_period monthly, duration_days null, joining_fee_amount 0, max_members null, " +
+      "is_active true; with template_id, the template's fields and entitlements are copied first",
+  },
 );
 export type PlanCreate = Static<typeof PlanCreate>;
 

@@ -18,7 +18,13 @@ const editable = {
 
 export const Policy = Type.Object(
   { facility_id: Id, ...editable, created_at: Timestamp, updated_at: Timestamp },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      'Created on first read with: timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, ' +
+      'late_cancellation_fee_amount 0, no_show_fee_amount 0, max_active_bookings 5, guest_passes_per_month 0, ' +
+      'allow_freeze true, max_freeze_days_per_year 60, min_member_age 0 (no limit), require_waiver false',
+  },
 );
 export type Policy = Static<typeof Policy>;
 

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+test('the defaults of the contract apply when nothing is set', () => {
+  const config = loadConfig({});
+  assert.equal(config.port, 3000);
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.databaseUrl, 'sqlite:./data/facility-admin.db');
+  assert.equal(config.authMode, 'api-key');
+  assert.equal(config.basePath, '');
+  assert.equal(config.logLevel, 'info');
+  assert.equal(config.bodyLimitBytes, 256 * 1024);
+  assert.equal(config.workers, 1);
+});
+
+test('an invalid value stops the start with a message naming the variable', () => {
+  const invalid: Record<string, string>[] = [
+    { PORT: 'abc' },
+    { PORT: '70000' },
+    { AUTH_MODE: 'off' },
+    { LOG_LEVEL: 'loud' },
+    { DATABASE_URL: 'mysql://x' },
+    { BASE_PATH: 'api' },
+    { ADMIN_API_KEY: 'has a space' },
+    { WORKERS: '0' },
+    { WORKERS: '2', DATABASE_URL: 'sqlite::memory:' },
+    { BODY_LIMIT_BYTES: '10' },
+  ];
+  for (const env of invalid) {
+    assert.throws(
+      () => loadConfig(env),
+      (error: Error) => {
+        assert.ok(error instanceof ConfigError, `${JSON.stringify(env)}: ${error}`);
+        const name = Object.keys(env).find((key) => error.message.includes(key));
+        assert.ok(name, `${JSON.stringify(env)}: "${error.message}" names no variable`);
+        return true;
+      },
+    );
+  }
+});
+
+test('WORKERS=auto takes one process per CPU; BASE_PATH loses its trailing slash', () => {
+  assert.ok(loadConfig({ WORKERS: 'auto' }).workers >= 1);
+  assert.equal(loadConfig({ BASE_PATH: '/api/v1/' }).basePath, '/api/v1');
+});
