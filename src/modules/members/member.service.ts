@@ -100,14 +100,17 @@ export async function patchMember(
   return db.transaction().execute(async (trx) => {
     const current = await getMemberForWrite(trx, facilityId, memberId);
     assertIfMatch(context.ifMatch, current);
-    const policy = await readPolicySettings(trx, facilityId);
     const changes = changedFields(current, patch);
     if (!changes) return current;
 
     const next = { ...current, ...changes };
-    if (changes.status !== undefined) assertStatusMove(current.status, changes.status, policy.allow_freeze);
-    if (changes.date_of_birth) {
-      assertDateOfBirth(changes.date_of_birth, todayIn(policy.timezone), policy.min_member_age);
+    // The policy matters only to status moves (freezing) and birth dates (age, today).
+    if (changes.status !== undefined || changes.date_of_birth) {
+      const policy = await readPolicySettings(trx, facilityId);
+      if (changes.status !== undefined) assertStatusMove(current.status, changes.status, policy.allow_freeze);
+      if (changes.date_of_birth) {
+        assertDateOfBirth(changes.date_of_birth, todayIn(policy.timezone), policy.min_member_age);
+      }
     }
     // Joining a plan, or coming back to one (cancelled → active), needs a plan open to members.
     const takesSeat = holdsSeat(next) && (!holdsSeat(current) || current.plan_id !== next.plan_id);
