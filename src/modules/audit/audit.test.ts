@@ -4,37 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Api, assertInvalid, assertProblem, describeEachDialect } from '../../../test/harness.js';
+import { assertInvalid, assertProblem, describeEachDialect } from '../../../test/harness.js';
 import { createApiKey } from '../api-keys/api-key.service.js';
-
-const f = (facility: number) => `/admin/facilities/${facility}`;
-
-async function eventsOf(api: Api, facility: number, query = '', headers: Record<string, string> = {}) {
-  const response = await api.get(`${f(facility)}/audit-events${query}`, headers);
-  assert.equal(response.status, 200, response.text);
-  return response.body.audit_events as {
-    id: number;
-    resource_type: string;
-    resource_id: string;
-    action: string;
-    api_key_id: number | null;
-    api_key_name: string;
-    changes: Record<string, { before: unknown; after: unknown }>;
-    request_id: string | null;
-    occurred_at: string;
-  }[];
-}
+import { actionsOf, createPlanIn, eventsOf, f } from './audit.fixtures.js';
 
 describeEachDialect('audit trail', (api) => {
   const events = (facility: number, query = '') => eventsOf(api, facility, query);
-  const actions = async (facility: number, query = '') =>
-    (await events(facility, query)).map((e) => `${e.resource_type}:${e.action}`);
-
-  async function createPlan(facility: number, body: Record<string, unknown> = {}) {
-    const response = await api.post(`${f(facility)}/plans`, { name: 'Gold', ...body });
-    assert.equal(response.status, 201, response.text);
-    return { plan: response.body, url: `${f(facility)}/plans/${response.body.id}` };
-  }
+  const actions = (facility: number, query = '') => actionsOf(api, facility, query);
+  const createPlan = (facility: number, body: Record<string, unknown> = {}) =>
+    createPlanIn(api, facility, body);
 
   test('a plan create is recorded with every set field after and null before, and who and when', async () => {
     const facility = api.newFacility();
