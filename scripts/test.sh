@@ -8,5 +8,14 @@ cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
 if [ $# -gt 0 ]; then files=("$@"); else files=(src/**/*.test.ts test/**/*.test.ts); fi
 echo "Testing on: ${TEST_DATABASES:-sqlite,postgres} (${#files[@]} files)"
-exec node --import tsx --enable-source-maps --test --test-concurrency="${TEST_CONCURRENCY:-4}" \
-  --test-reporter=spec "${files[@]}"
+tap=$(mktemp)
+trap 'rm -f "$tap"' EXIT
+status=0
+node --import tsx --enable-source-maps --test --test-concurrency="${TEST_CONCURRENCY:-4}" \
+  --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=tap --test-reporter-destination="$tap" "${files[@]}" || status=$?
+# One plain closing line, whatever reads the output.
+passed=$(grep '^# pass ' "$tap" | tail -n 1 | awk '{print $3}')
+failed=$(grep '^# fail ' "$tap" | tail -n 1 | awk '{print $3}')
+echo "tests: ${passed:-0} passed, ${failed:-0} failed"
+exit "$status"
