@@ -118,10 +118,10 @@ for (const dialect of DIALECTS) {
         (f) => ['PATCH', `/admin/facilities/${f}/plans/${ids[f].plan}`, { price_amount: ++changes }],
       ],
       ['list templates', 0, () => ['GET', '/admin/plan-templates']],
-      ['read entitlements', 3, (f) => ['GET', `/admin/facilities/${f}/plans/${ids[f].plan}/entitlements`]],
+      ['read entitlements', 2, (f) => ['GET', `/admin/facilities/${f}/plans/${ids[f].plan}/entitlements`]],
       [
         'replace entitlements',
-        10,
+        9,
         (f) => [
           'PUT',
           `/admin/facilities/${f}/plans/${ids[f].plan}/entitlements`,
@@ -130,7 +130,7 @@ for (const dialect of DIALECTS) {
       ],
       [
         'set entitlement',
-        10,
+        8,
         (f) => [
           'PUT',
           `/admin/facilities/${f}/plans/${ids[f].plan}/entitlements/k`,

@@ -74,16 +74,6 @@ export async function countEntitlements(db: Executor, planId: number): Promise<n
   return Number(row.count);
 }
 
-/** The plan's entitlement write counter (part of the entitlements' ETag). */
-export async function findEntitlementsVersion(db: Executor, planId: number): Promise<number> {
-  const row = await db
-    .selectFrom('plans')
-    .select('entitlements_version')
-    .where('id', '=', planId)
-    .executeTakeFirstOrThrow();
-  return row.entitlements_version;
-}
-
 export async function bumpEntitlementsVersion(db: Executor, planId: number): Promise<number> {
   const row = await db
     .updateTable('plans')

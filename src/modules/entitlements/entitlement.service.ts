@@ -3,13 +3,12 @@ import { AppError, type FieldError } from '../../http/errors.js';
 import { assertIfMatch } from '../../http/etag.js';
 import type { WriteContext } from '../../http/write-context.js';
 import { type AuditAction, diffFields, entitlementFields, recordAuditEvent } from '../audit/audit.service.js';
-import { getPlan, getWritablePlan } from '../plans/plan.service.js';
+import { getPlanForEntitlements } from '../plans/plan.service.js';
 import {
   bumpEntitlementsVersion,
   countEntitlements,
   deleteEntitlement,
   findEntitlement,
-  findEntitlementsVersion,
   listEntitlements,
   replaceEntitlements,
   upsertEntitlement,
@@ -27,8 +26,8 @@ export async function getEntitlements(
   facilityId: number,
   planId: number,
 ): Promise<Versioned<Entitlement[]>> {
-  const plan = await getPlan(db, facilityId, planId);
-  return { value: await listEntitlements(db, plan.id), version: await findEntitlementsVersion(db, plan.id) };
+  const { entitlementsVersion } = await getPlanForEntitlements(db, facilityId, planId, { write: false });
+  return { value: await listEntitlements(db, planId), version: entitlementsVersion };
 }
 
 /** Replaces the whole set atomically; the array and the map form mean the same. */
@@ -44,9 +43,9 @@ export async function replacePlanEntitlements(
     : Object.entries(body).map(([key, value]) => ({ key, value }));
   rejectDuplicateKeys(entitlements);
   return db.transaction().execute(async (trx) => {
-    await getWritablePlan(trx, facilityId, planId);
+    const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const before = await listEntitlements(trx, planId);
-    assertIfMatch(context.ifMatch, { entitlements: before }, await findEntitlementsVersion(trx, planId));
+    assertIfMatch(context.ifMatch, { entitlements: before }, entitlementsVersion);
     await replaceEntitlements(trx, planId, entitlements);
     const after = await listEntitlements(trx, planId);
     const version = await commitEntitlementChange(trx, context, {
@@ -55,6 +54,7 @@ export async function replacePlanEntitlements(
       action: 'update',
       before,
       after,
+      version: entitlementsVersion,
     });
     return { value: after, version };
   });
@@ -69,9 +69,9 @@ export async function setPlanEntitlement(
   entitlement: Entitlement,
 ): Promise<Versioned<Entitlement> & { created: boolean }> {
   return db.transaction().execute(async (trx) => {
-    await getWritablePlan(trx, facilityId, planId);
+    const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const existing = await findEntitlement(trx, planId, entitlement.key);
-    assertIfMatch(context.ifMatch, existing, await findEntitlementsVersion(trx, planId));
+    assertIfMatch(context.ifMatch, existing, entitlementsVersion);
     if (!existing && (await countEntitlements(trx, planId)) >= MAX_ENTITLEMENTS_PER_PLAN) {
       throw new AppError(
         'validation_error',
@@ -94,6 +94,7 @@ export async function setPlanEntitlement(
       action: existing ? 'update' : 'create',
       before: existing ? [existing] : [],
       after: [entitlement],
+      version: entitlementsVersion,
     });
     return { value: entitlement, version, created: !existing };
   });
@@ -107,10 +108,10 @@ export async function removePlanEntitlement(
   key: string,
 ) {
   await db.transaction().execute(async (trx) => {
-    await getWritablePlan(trx, facilityId, planId);
+    const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const existing = await findEntitlement(trx, planId, key);
     if (!existing) throw new AppError('entitlement_not_found', `Plan ${planId} has no entitlement "${key}"`);
-    assertIfMatch(context.ifMatch, existing, await findEntitlementsVersion(trx, planId));
+    assertIfMatch(context.ifMatch, existing, entitlementsVersion);
     await deleteEntitlement(trx, planId, key);
     await commitEntitlementChange(trx, context, {
       facilityId,
@@ -118,6 +119,7 @@ export async function removePlanEntitlement(
       action: 'delete',
       before: [existing],
       after: [],
+      version: entitlementsVersion,
     });
   });
 }
@@ -136,11 +138,13 @@ async function commitEntitlementChange(
     action: AuditAction;
     before: Entitlement[];
     after: Entitlement[];
+    /** The counter before this write. */
+    version: number;
   },
 ): Promise<number> {
   const before = entitlementFields(change.before);
   const after = entitlementFields(change.after);
-  if (Object.keys(diffFields(before, after)).length === 0) return findEntitlementsVersion(trx, change.planId);
+  if (Object.keys(diffFields(before, after)).length === 0) return change.version;
   await recordAuditEvent(trx, context, {
     facilityId: change.facilityId,
     resourceType: 'entitlements',

@@ -40,12 +40,18 @@ export async function insertPlan(
   return toPlan(row);
 }
 
-export async function findPlanById(
+/** A plan with the write counter of its entitlements, which is part of their ETag. */
+export interface PlanRecord {
+  plan: Plan;
+  entitlementsVersion: number;
+}
+
+export async function findPlanRecordById(
   db: Executor,
   facilityId: number,
   planId: number,
   options: { lock?: boolean } = {},
-): Promise<Plan | undefined> {
+): Promise<PlanRecord | undefined> {
   const row = await db
     .selectFrom('plans')
     .selectAll()
@@ -55,7 +61,16 @@ export async function findPlanById(
     // (capacity, archived) before writing; SQLite transactions are serial already.
     .$if(options.lock === true && dialectOf(db) === 'postgres', (qb) => qb.forUpdate())
     .executeTakeFirst();
-  return row && toPlan(row);
+  return row && { plan: toPlan(row), entitlementsVersion: row.entitlements_version };
+}
+
+export async function findPlanById(
+  db: Executor,
+  facilityId: number,
+  planId: number,
+  options: { lock?: boolean } = {},
+): Promise<Plan | undefined> {
+  return (await findPlanRecordById(db, facilityId, planId, options))?.plan;
 }
 
 export async function listPlans(

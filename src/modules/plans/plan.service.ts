@@ -12,8 +12,10 @@ import type { TemplateCatalog } from '../templates/template.catalog.js';
 import {
   deletePlanById,
   findPlanById,
+  findPlanRecordById,
   insertPlan,
   listPlans,
+  type PlanRecord,
   type PlanValues,
   updatePlan,
 } from './plan.repository.js';
@@ -26,14 +28,20 @@ export async function getPlan(db: Executor, facilityId: number, planId: number):
 }
 
 /**
- * The plan, locked for the rest of the transaction, if it may be written to:
- * 404 when it is not this facility's, 409 plan_archived when soft-deleted.
+ * The plan whose entitlements are read or written, with their write counter:
+ * 404 when it is not this facility's. For a write it is also locked for the
+ * rest of the transaction, and a soft-deleted plan is 409 plan_archived.
  */
-export async function getWritablePlan(trx: Executor, facilityId: number, planId: number): Promise<Plan> {
-  const plan = await findPlanById(trx, facilityId, planId, { lock: true });
-  if (!plan) throw planNotFound(facilityId, planId);
-  if (plan.deleted_at !== null) throw planArchived(planId);
-  return plan;
+export async function getPlanForEntitlements(
+  db: Executor,
+  facilityId: number,
+  planId: number,
+  options: { write: boolean },
+): Promise<PlanRecord> {
+  const record = await findPlanRecordById(db, facilityId, planId, { lock: options.write });
+  if (!record) throw planNotFound(facilityId, planId);
+  if (options.write && record.plan.deleted_at !== null) throw planArchived(planId);
+  return record;
 }
 
 export async function listPlansOfFacility(
