@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { Config } from './config.js';
+import { openChangeCounter } from './db/change-counter.js';
 import { type Database, type Db, type DialectName, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerAuthentication } from './http/auth.js';
@@ -17,6 +18,7 @@ import { registerRequestLog } from './http/request-log.js';
 import { Problem } from './http/schemas.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { createValidatorCompiler } from './http/validation.js';
+import { createKeyVerifier } from './modules/api-keys/api-key.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { registerIdempotency } from './modules/idempotency/idempotency.hooks.js';
 import { loadTemplateCatalog, type TemplateCatalog } from './modules/templates/template.catalog.js';
@@ -62,6 +64,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('db', database.db);
   app.decorate('dialect', database.dialect);
   app.decorate('templates', templates);
+  const keyChanges = openChangeCounter(database, 'api_keys_changed');
+  app.addHook('onClose', () => keyChanges.close());
   if (ownsDatabase) app.addHook('onClose', () => database.close());
 
   registerJsonBodyParser(app);
@@ -86,7 +90,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       registerMetrics(scoped, database.poolStats);
       await scoped.register(healthRoutes);
       await scoped.register(async (api) => {
-        registerAuthentication(api, config);
+        registerAuthentication(api, config, createKeyVerifier(database.db, keyChanges, config.adminApiKey));
         await registerRateLimit(api, config);
         registerIdempotency(api);
         await api.register(registerModules);

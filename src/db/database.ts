@@ -30,6 +30,8 @@ export interface Database {
   dialect: DialectName;
   /** Connection pool usage (PostgreSQL only), for metrics. */
   poolStats?: () => { total: number; idle: number; waiting: number };
+  /** A connection outside the pool (PostgreSQL only), for LISTEN. */
+  newClient?: () => pg.Client;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     db,
     dialect,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    newClient: () => new (loadPg().Client)({ connectionString: target, keepAlive: true, types: pgTypes }),
     close: () => db.destroy(),
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { hashSecret, principalForSecret } from '../modules/api-keys/api-key.service.js';
+import type { createKeyVerifier } from '../modules/api-keys/api-key.service.js';
 import { AppError } from './errors.js';
 
 /** Who is calling: an API key's identity, role and facility scope. */
@@ -31,17 +31,19 @@ const unauthenticated = () =>
  * before the request is parsed or validated, then authorization (403): the
  * facility in the path must be in the key's scope, and a viewer may only read.
  */
-export function registerAuthentication(app: FastifyInstance, config: Config): void {
+export function registerAuthentication(
+  app: FastifyInstance,
+  config: Config,
+  principalFor: ReturnType<typeof createKeyVerifier>,
+): void {
   app.decorateRequest('principal', null as unknown as Principal);
-  const adminSecretHash = config.adminApiKey ? Buffer.from(hashSecret(config.adminApiKey), 'hex') : undefined;
   app.addHook('onRequest', async (request) => {
     if (config.authMode === 'none') {
       request.principal = EVERYONE;
       return;
     }
     const secret = bearerToken(request);
-    const principal =
-      secret === undefined ? undefined : await principalForSecret(app.db, secret, adminSecretHash);
+    const principal = secret === undefined ? undefined : await principalFor(secret);
     if (!principal) throw unauthenticated();
     request.principal = principal;
     authorize(request, principal);

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ChangeCounter } from '../../db/change-counter.js';
 import type { Executor } from '../../db/database.js';
 import type { Principal } from '../../http/auth.js';
 import { type ApiKey, countApiKeys, findApiKeyBySecretHash, insertApiKey } from './api-key.repository.js';
@@ -7,7 +8,7 @@ import { type ApiKey, countApiKeys, findApiKeyBySecretHash, insertApiKey } from 
 const SECRET_FORMAT = /^fa_[A-Za-z0-9_-]{43}$/;
 
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function isWellFormedSecret(secret: string): boolean {
@@ -30,22 +31,41 @@ export async function createFirstAdminKey(db: Executor): Promise<string | undefi
   return secret;
 }
 
+/** Enough verified keys for any real deployment; past it the memory starts over. */
+const MAX_VERIFIED_KEYS = 10_000;
+
 /**
- * The principal for a presented secret, or undefined. Unknown and revoked
- * keys take the same path and the same answer; the stored hash is compared in
- * constant time.
+ * Verifies presented secrets. A verified key is kept in memory and trusted
+ * while `changes` says no connection has changed the keys since it was read,
+ * so a request costs no key lookup and a revocation still applies on the next
+ * request (with PostgreSQL, as soon as the notification arrives: milliseconds).
+ * Unknown and revoked keys are never kept: they take the same path and the
+ * same answer; the stored hash is compared in constant time.
  */
-export async function principalForSecret(
-  db: Executor,
-  secret: string,
-  adminSecretHash: Buffer | undefined,
-): Promise<Principal | undefined> {
-  if (!isWellFormedSecret(secret) && adminSecretHash === undefined) return undefined;
-  const presentedHash = hashSecret(secret);
-  const presented = Buffer.from(presentedHash, 'hex');
-  if (adminSecretHash && timingSafeEqual(presented, adminSecretHash)) {
-    return { keyId: 0, keyName: 'ADMIN_API_KEY', role: 'admin', facilityIds: 'all' };
-  }
+export function createKeyVerifier(db: Executor, changes: ChangeCounter, adminApiKey: string | undefined) {
+  const adminSecretHash = adminApiKey ? Buffer.from(hashSecret(adminApiKey), 'hex') : undefined;
+  const verified = new Map<string, { principal: Principal; generation: number }>();
+
+  return async function principalFor(secret: string): Promise<Principal | undefined> {
+    if (!isWellFormedSecret(secret) && adminSecretHash === undefined) return undefined;
+    const presentedHash = hashSecret(secret);
+    const presented = Buffer.from(presentedHash, 'hex');
+    if (adminSecretHash && timingSafeEqual(presented, adminSecretHash)) return ADMIN_PRINCIPAL;
+    const generation = await changes.generation();
+    const known = verified.get(presentedHash);
+    if (known !== undefined && known.generation === generation) return known.principal;
+    const principal = await findPrincipal(db, presentedHash, presented);
+    if (principal && generation !== undefined) {
+      if (verified.size >= MAX_VERIFIED_KEYS) verified.clear();
+      verified.set(presentedHash, { principal, generation });
+    }
+    return principal;
+  };
+}
+
+const ADMIN_PRINCIPAL: Principal = { keyId: 0, keyName: 'ADMIN_API_KEY', role: 'admin', facilityIds: 'all' };
+
+async function findPrincipal(db: Executor, presentedHash: string, presented: Buffer) {
   const found = await findApiKeyBySecretHash(db, presentedHash);
   if (!found || !timingSafeEqual(Buffer.from(found.secretHash, 'hex'), presented)) return undefined;
   if (found.key.revokedAt !== null) return undefined;

@@ -8,6 +8,8 @@ import {
   Entitlement,
   EntitlementCollection,
   EntitlementParams,
+  entitlementCollectionRepresentation,
+  entitlementRepresentation,
   ReplaceEntitlementsBody,
   SetEntitlementBody,
 } from './entitlement.schemas.js';
@@ -35,7 +37,12 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { facility_id, plan_id } = request.params;
       const { value, version } = await getEntitlements(app.db, facility_id, plan_id);
-      return replyWithResource(reply, { entitlements: value }, { version });
+      return replyWithResource(
+        reply,
+        entitlementCollectionRepresentation,
+        { entitlements: value },
+        { version },
+      );
     },
   );
 
@@ -64,7 +71,12 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
         plan_id,
         request.body.entitlements,
       );
-      return replyWithResource(reply, { entitlements: value }, { version });
+      return replyWithResource(
+        reply,
+        entitlementCollectionRepresentation,
+        { entitlements: value },
+        { version },
+      );
     },
   );
 
@@ -100,7 +112,10 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
           value: request.body.value,
         },
       );
-      return replyWithResource(reply, value, { status: created ? 201 : 200, version });
+      return replyWithResource(reply, entitlementRepresentation, value, {
+        status: created ? 201 : 200,
+        version,
+      });
     },
   );
 

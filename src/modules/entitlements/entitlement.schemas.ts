@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { representationOf } from '../../http/representation.js';
 import { PlanParams } from '../plans/plan.schemas.js';
 
 export const MAX_ENTITLEMENTS_PER_PLAN = 100;
@@ -26,10 +27,12 @@ export const Entitlement = Type.Object(
   { additionalProperties: false },
 );
 export type Entitlement = Static<typeof Entitlement>;
+export const entitlementRepresentation = representationOf(Entitlement);
 
 export const EntitlementList = Type.Array(Entitlement, { maxItems: MAX_ENTITLEMENTS_PER_PLAN });
 
 export const EntitlementCollection = Type.Object({ entitlements: EntitlementList });
+export const entitlementCollectionRepresentation = representationOf(EntitlementCollection);
 
 export const ReplaceEntitlementsBody = Type.Object(
   {

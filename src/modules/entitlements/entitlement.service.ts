@@ -13,7 +13,12 @@ import {
   replaceEntitlements,
   upsertEntitlement,
 } from './entitlement.repository.js';
-import { type Entitlement, MAX_ENTITLEMENTS_PER_PLAN } from './entitlement.schemas.js';
+import {
+  type Entitlement,
+  entitlementCollectionRepresentation,
+  entitlementRepresentation,
+  MAX_ENTITLEMENTS_PER_PLAN,
+} from './entitlement.schemas.js';
 
 /** What the entitlement routes answer with: the data and the write counter that goes into its ETag. */
 export interface Versioned<T> {
@@ -45,7 +50,12 @@ export async function replacePlanEntitlements(
   return db.transaction().execute(async (trx) => {
     const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const before = await listEntitlements(trx, planId);
-    assertIfMatch(context.ifMatch, { entitlements: before }, entitlementsVersion);
+    assertIfMatch(
+      context.ifMatch,
+      { entitlements: before },
+      entitlementCollectionRepresentation,
+      entitlementsVersion,
+    );
     await replaceEntitlements(trx, planId, entitlements);
     const after = await listEntitlements(trx, planId);
     const version = await commitEntitlementChange(trx, context, {
@@ -71,7 +81,7 @@ export async function setPlanEntitlement(
   return db.transaction().execute(async (trx) => {
     const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const existing = await findEntitlement(trx, planId, entitlement.key);
-    assertIfMatch(context.ifMatch, existing, entitlementsVersion);
+    assertIfMatch(context.ifMatch, existing, entitlementRepresentation, entitlementsVersion);
     if (!existing && (await countEntitlements(trx, planId)) >= MAX_ENTITLEMENTS_PER_PLAN) {
       throw new AppError(
         'validation_error',
@@ -111,7 +121,7 @@ export async function removePlanEntitlement(
     const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const existing = await findEntitlement(trx, planId, key);
     if (!existing) throw new AppError('entitlement_not_found', `Plan ${planId} has no entitlement "${key}"`);
-    assertIfMatch(context.ifMatch, existing, entitlementsVersion);
+    assertIfMatch(context.ifMatch, existing, entitlementRepresentation, entitlementsVersion);
     await deleteEntitlement(trx, planId, key);
     await commitEntitlementChange(trx, context, {
       facilityId,

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Executor } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
-import { canonicalJson, etagOf } from '../../http/etag.js';
+import { etagOf } from '../../http/etag.js';
+import { canonicalJson } from './canonical-json.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -126,12 +127,9 @@ export function registerIdempotency(app: FastifyInstance): void {
 
 function hashRequest(request: FastifyRequest): string {
   const path = request.url.split('?')[0];
-  return (
-    createHash('sha256')
-      // Canonical JSON: a retry that sends the same fields in another order is the same request.
-      .update(`${request.method} ${path}\n${canonicalJson(request.body ?? null)}`)
-      .digest('hex')
-  );
+  return createHash('sha256')
+    .update(`${request.method} ${path}\n${canonicalJson(request.body ?? null)}`)
+    .digest('hex');
 }
 
 function isStale(record: IdempotencyRecord, now: Date): boolean {
@@ -150,7 +148,7 @@ function answerFromRecord(record: IdempotencyRecord, requestHash: string, reply:
   if (record.response_location) reply.header('location', record.response_location);
   if (record.response_status < 300 && record.response_body) {
     // The ETag of the replayed representation, as the first answer carried it.
-    reply.header('etag', etagOf(JSON.parse(record.response_body)));
+    reply.header('etag', etagOf(record.response_body));
   }
   return reply
     .code(record.response_status)

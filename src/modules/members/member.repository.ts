@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { MembersTable } from '../../db/schema.js';
 import type { Member } from './member.schemas.js';
 
@@ -47,23 +48,36 @@ export async function insertMember(
   return toMember(row);
 }
 
+const selectMemberById = prepareQuery<{ id: number; facilityId: number }, MemberRow>((db, param) =>
+  db
+    .selectFrom('members')
+    .selectAll()
+    .where('id', '=', param('id'))
+    .where('facility_id', '=', param('facilityId')),
+);
+
+// On PostgreSQL two writes to one member must not both check the status it
+// had before either of them (two moves from active: to frozen and to
+// suspended). NO KEY UPDATE, like the UPDATE that follows, so that it does
+// not wait on the KEY SHARE locks that foreign key checks take.
+const selectMemberByIdForUpdate = prepareQuery<{ id: number; facilityId: number }, MemberRow>((db, param) =>
+  db
+    .selectFrom('members')
+    .selectAll()
+    .where('id', '=', param('id'))
+    .where('facility_id', '=', param('facilityId'))
+    .forNoKeyUpdate(),
+);
+
 export async function findMemberById(
   db: Executor,
   facilityId: number,
   memberId: number,
   options: { lock?: boolean } = {},
 ): Promise<Member | undefined> {
-  const row = await db
-    .selectFrom('members')
-    .selectAll()
-    .where('id', '=', memberId)
-    .where('facility_id', '=', facilityId)
-    // On PostgreSQL two writes to one member must not both check the status it
-    // had before either of them (two moves from active: to frozen and to
-    // suspended). NO KEY UPDATE, like the UPDATE that follows, so that it does
-    // not wait on the KEY SHARE locks that foreign key checks take.
-    .$if(options.lock === true && dialectOf(db) === 'postgres', (qb) => qb.forNoKeyUpdate())
-    .executeTakeFirst();
+  const select =
+    options.lock === true && dialectOf(db) === 'postgres' ? selectMemberByIdForUpdate : selectMemberById;
+  const [row] = await select(db, { id: memberId, facilityId });
   return row && toMember(row);
 }
 

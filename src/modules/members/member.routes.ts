@@ -20,6 +20,7 @@ import {
   MemberListQuery,
   MemberParams,
   MemberPatch,
+  memberRepresentation,
 } from './member.schemas.js';
 import {
   createMember,
@@ -56,7 +57,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.params.facility_id,
         request.body,
       );
-      return replyWithResource(reply, member, {
+      return replyWithResource(reply, memberRepresentation, member, {
         status: 201,
         location: `${request.url.split('?')[0]}/${member.id}`,
       });
@@ -103,7 +104,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { facility_id, member_id } = request.params;
-      return replyWithResource(reply, await getMember(app.db, facility_id, member_id));
+      return replyWithResource(reply, memberRepresentation, await getMember(app.db, facility_id, member_id));
     },
   );
 
@@ -124,7 +125,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { facility_id, member_id } = request.params;
       const member = await patchMember(app.db, writeContextOf(request), facility_id, member_id, request.body);
-      return replyWithResource(reply, member);
+      return replyWithResource(reply, memberRepresentation, member);
     },
   );
 

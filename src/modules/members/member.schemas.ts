@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { representationOf } from '../../http/representation.js';
 import {
   DateOnly,
   FacilityParams,
@@ -69,6 +70,7 @@ export const Member = Type.Object(
   { additionalProperties: false },
 );
 export type Member = Static<typeof Member>;
+export const memberRepresentation = representationOf(Member);
 
 export const MemberCreate = Type.Object(
   {

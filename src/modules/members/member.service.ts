@@ -19,7 +19,7 @@ import {
   updateMember,
 } from './member.repository.js';
 import { assertDateOfBirth, assertStatusMove, holdsSeat } from './member.rules.js';
-import type { Member, MemberCreate, MemberPatch } from './member.schemas.js';
+import { type Member, type MemberCreate, type MemberPatch, memberRepresentation } from './member.schemas.js';
 
 export async function getMember(db: Executor, facilityId: number, memberId: number): Promise<Member> {
   const member = await findMemberById(db, facilityId, memberId);
@@ -99,7 +99,7 @@ export async function patchMember(
 ): Promise<Member> {
   return db.transaction().execute(async (trx) => {
     const current = await getMemberForWrite(trx, facilityId, memberId);
-    assertIfMatch(context.ifMatch, current);
+    assertIfMatch(context.ifMatch, current, memberRepresentation);
     const changes = changedFields(current, patch);
     if (!changes) return current;
 
@@ -148,7 +148,7 @@ export async function deleteMember(
 ) {
   await db.transaction().execute(async (trx) => {
     const member = await getMemberForWrite(trx, facilityId, memberId);
-    assertIfMatch(context.ifMatch, member);
+    assertIfMatch(context.ifMatch, member, memberRepresentation);
     const audit = { facilityId, resourceType: 'member', resourceId: memberId, before: member } as const;
     if (hard) {
       await deleteMemberById(trx, memberId);

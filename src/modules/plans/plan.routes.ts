@@ -13,7 +13,15 @@ import {
 import { trimBodyFields } from '../../http/trim.js';
 import { writeContextOf } from '../../http/write-context.js';
 import { IdempotencyHeaders } from '../idempotency/idempotency.hooks.js';
-import { Plan, PlanCreate, PlanList, PlanListQuery, PlanParams, PlanPatch } from './plan.schemas.js';
+import {
+  Plan,
+  PlanCreate,
+  PlanList,
+  PlanListQuery,
+  PlanParams,
+  PlanPatch,
+  planRepresentation,
+} from './plan.schemas.js';
 import { createPlan, deletePlan, getPlan, listPlansOfFacility, patchPlan } from './plan.service.js';
 
 const trimName = trimBodyFields('name');
@@ -42,7 +50,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
         facility_id,
         request.body,
       );
-      return replyWithResource(reply, plan, {
+      return replyWithResource(reply, planRepresentation, plan, {
         status: 201,
         location: `${request.url.split('?')[0]}/${plan.id}`,
       });
@@ -87,7 +95,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { facility_id, plan_id } = request.params;
-      return replyWithResource(reply, await getPlan(app.db, facility_id, plan_id));
+      return replyWithResource(reply, planRepresentation, await getPlan(app.db, facility_id, plan_id));
     },
   );
 
@@ -108,7 +116,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { facility_id, plan_id } = request.params;
       const plan = await patchPlan(app.db, writeContextOf(request), facility_id, plan_id, request.body);
-      return replyWithResource(reply, plan);
+      return replyWithResource(reply, planRepresentation, plan);
     },
   );
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { representationOf } from '../../http/representation.js';
 import {
   CurrencyCode,
   FacilityParams,
@@ -48,6 +49,7 @@ export const Plan = Type.Object(
   { additionalProperties: false },
 );
 export type Plan = Static<typeof Plan>;
+export const planRepresentation = representationOf(Plan);
 
 export const PlanCreate = Type.Object(
   {

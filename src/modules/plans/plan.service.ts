@@ -19,7 +19,7 @@ import {
   type PlanValues,
   updatePlan,
 } from './plan.repository.js';
-import type { Plan, PlanCreate, PlanPatch } from './plan.schemas.js';
+import { type Plan, type PlanCreate, type PlanPatch, planRepresentation } from './plan.schemas.js';
 
 export async function getPlan(db: Executor, facilityId: number, planId: number): Promise<Plan> {
   const plan = await findPlanById(db, facilityId, planId);
@@ -109,7 +109,7 @@ export async function patchPlan(
   return db.transaction().execute(async (trx) => {
     const current = await findPlanById(trx, facilityId, planId, { lock: true });
     if (!current) throw planNotFound(facilityId, planId);
-    assertIfMatch(context.ifMatch, current);
+    assertIfMatch(context.ifMatch, current, planRepresentation);
     const restoring = current.deleted_at !== null;
     if (restoring && !isRestore(patch)) throw planArchived(planId);
     const changes = changedFields(current, patch);
@@ -141,7 +141,7 @@ export async function deletePlan(
   await db.transaction().execute(async (trx) => {
     const plan = await findPlanById(trx, facilityId, planId, { lock: true });
     if (!plan) throw planNotFound(facilityId, planId);
-    assertIfMatch(context.ifMatch, plan);
+    assertIfMatch(context.ifMatch, plan, planRepresentation);
     const audit = { facilityId, resourceType: 'plan', resourceId: planId, before: plan } as const;
     if (hard) {
       // The members' RESTRICT foreign key refuses while any member (removed ones too) refers to the plan.

@@ -8,7 +8,7 @@ import {
   Resource,
 } from '../../http/schemas.js';
 import { writeContextOf } from '../../http/write-context.js';
-import { Policy, PolicyPatch } from './policy.schemas.js';
+import { Policy, PolicyPatch, policyRepresentation } from './policy.schemas.js';
 import { getOrCreatePolicy, patchPolicy } from './policy.service.js';
 
 export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -24,7 +24,11 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      replyWithResource(reply, await getOrCreatePolicy(app.db, request.params.facility_id)),
+      replyWithResource(
+        reply,
+        policyRepresentation,
+        await getOrCreatePolicy(app.db, request.params.facility_id),
+      ),
   );
 
   app.patch(
@@ -43,6 +47,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) =>
       replyWithResource(
         reply,
+        policyRepresentation,
         await patchPolicy(app.db, writeContextOf(request), request.params.facility_id, request.body),
       ),
   );

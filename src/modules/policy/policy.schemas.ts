@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { representationOf } from '../../http/representation.js';
 import { CurrencyCode, Id, MoneyAmount, Timestamp } from '../../http/schemas.js';
 
 const editable = {
@@ -27,6 +28,7 @@ export const Policy = Type.Object(
   },
 );
 export type Policy = Static<typeof Policy>;
+export const policyRepresentation = representationOf(Policy);
 
 export const PolicyPatch = Type.Partial(Type.Object(editable), { additionalProperties: false });
 export type PolicyPatch = Static<typeof PolicyPatch>;

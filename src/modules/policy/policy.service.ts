@@ -5,7 +5,7 @@ import { assertIfMatch } from '../../http/etag.js';
 import type { WriteContext } from '../../http/write-context.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPolicyByFacilityId, insertDefaultPolicy, updatePolicy } from './policy.repository.js';
-import { DEFAULT_POLICY, type Policy, type PolicyPatch } from './policy.schemas.js';
+import { DEFAULT_POLICY, type Policy, type PolicyPatch, policyRepresentation } from './policy.schemas.js';
 
 /** The facility's policy, created with the defaults on first read. */
 export async function getOrCreatePolicy(
@@ -36,7 +36,7 @@ export async function patchPolicy(
   if (patch.timezone !== undefined) normalized.timezone = canonicalTimeZone(patch.timezone);
   return db.transaction().execute(async (trx) => {
     const current = await getOrCreatePolicy(trx, facilityId, { lock: true });
-    assertIfMatch(context.ifMatch, current);
+    assertIfMatch(context.ifMatch, current, policyRepresentation);
     const changes = changedFields(current, normalized);
     if (!changes) return current;
     const updated = await updatePolicy(trx, facilityId, changes, new Date().toISOString());

@@ -1,0 +1,92 @@
+import { CompiledQuery } from 'kysely';
+import type pg from 'pg';
+import type { Database } from './database.js';
+
+/**
+ * Tells whether another connection may have changed a table since a value
+ * was read from it, so that the value can be kept in memory until then
+ * (verified API keys). A value read at generation g is current while
+ * `generation()` still returns g.
+ */
+export interface ChangeCounter {
+  /** The current generation, or undefined when changes cannot be seen (keep nothing). */
+  generation(): Promise<number | undefined>;
+  close(): Promise<void>;
+}
+
+const DATA_VERSION = CompiledQuery.raw('pragma data_version');
+const RECONNECT_AFTER_MS = 1000;
+
+/**
+ * SQLite: `PRAGMA data_version` moves whenever another connection (another
+ * worker, the `keys` CLI) commits, and costs no table read. A change to any
+ * table counts, which errs on the safe side.
+ *
+ * PostgreSQL: a trigger on the table sends NOTIFY (migration 0005); one
+ * listening connection per process bumps the generation on every
+ * notification and on every reconnect. While it is not listening, nothing is
+ * kept.
+ */
+export function openChangeCounter(database: Database, channel: string): ChangeCounter {
+  if (database.dialect === 'sqlite') {
+    return {
+      generation: async () => {
+        const { rows } = await database.db.executeQuery<{ data_version: number }>(DATA_VERSION);
+        return rows[0]?.data_version;
+      },
+      close: async () => {},
+    };
+  }
+  if (!database.newClient) throw new Error('PostgreSQL database without a client factory');
+  return listenForChanges(database.newClient, channel);
+}
+
+function listenForChanges(connect: () => pg.Client, channel: string): ChangeCounter {
+  let generation = 0;
+  let listening = false;
+  let closed = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+
+  const lost = () => {
+    listening = false;
+    generation++;
+    client?.removeAllListeners();
+    client?.on('error', () => {});
+    client?.end().catch(() => {});
+    client = undefined;
+    if (!closed) retry = setTimeout(start, RECONNECT_AFTER_MS).unref();
+  };
+
+  async function start() {
+    const candidate = connect();
+    client = candidate;
+    candidate.on('error', lost);
+    candidate.on('end', () => candidate === client && lost());
+    candidate.on('notification', () => generation++);
+    try {
+      await candidate.connect();
+      await candidate.query(`listen ${channel}`);
+      if (candidate !== client) return;
+      generation++;
+      listening = true;
+    } catch {
+      if (candidate === client) lost();
+    }
+  }
+  void start();
+
+  return {
+    generation: async () => (listening ? generation : undefined),
+    close: async () => {
+      closed = true;
+      clearTimeout(retry);
+      const current = client;
+      client = undefined;
+      listening = false;
+      current?.removeAllListeners();
+      current?.on('error', () => {});
+      await current?.end().catch(() => {});
+    },
+  };
+}
