@@ -40,7 +40,7 @@ export function registerMetrics(
       },
     });
   }
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // Unmatched paths share one label, so random URLs cannot grow the series without bound.
     const labels = {
       method: request.method,
@@ -49,6 +49,7 @@ export function registerMetrics(
     };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.type(registry.contentType);

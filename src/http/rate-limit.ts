@@ -43,7 +43,9 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
         `Too many requests: at most ${context.max} per ${windowSeconds} s for each API key (each client address when authentication is off); retry in ${context.after}`,
       ),
   });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('ratelimit-policy', `${max};w=${windowSeconds}`);
+  const policy = `${max};w=${windowSeconds}`;
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('ratelimit-policy', policy);
+    done();
   });
 }

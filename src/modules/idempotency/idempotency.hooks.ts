@@ -77,10 +77,11 @@ export function registerIdempotency(app: FastifyInstance): void {
   app.decorateRequest('idempotency', null);
   // preValidation, not preHandler: a request that fails validation (400) is
   // remembered and replayed like any other answer. A malformed key is left
-  // alone here, for validation to refuse it with 400.
-  app.addHook('preValidation', async (request, reply) => {
+  // alone here, for validation to refuse it with 400. It runs before the
+  // route's own preValidation (trimming), on the body as sent.
+  const claimKey = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || typeof key !== 'string' || !KEY_PATTERN.test(key)) return;
+    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) return;
     const scope = request.principal.keyId === null ? 'anonymous' : `key:${request.principal.keyId}`;
     const requestHash = hashRequest(request);
     const now = new Date();
@@ -95,9 +96,9 @@ export function registerIdempotency(app: FastifyInstance): void {
       : await claimIdempotencyKey(app.db, { scope, key, requestHash, now: now.toISOString() });
     if (!claimed) throw inProgress();
     request.idempotency = claimFor(scope, key);
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const storeAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = null;
@@ -114,6 +115,13 @@ export function registerIdempotency(app: FastifyInstance): void {
       });
     }
     return payload;
+  };
+
+  // Only creates (POST) take an Idempotency-Key: other routes carry no hooks for it.
+  app.addHook('onRoute', (route) => {
+    if (route.method !== 'POST') return;
+    route.preValidation = [claimKey, ...hooksOf(route.preValidation)];
+    route.onSend = [storeAnswer, ...hooksOf(route.onSend)];
   });
 
   const purge = () =>
@@ -123,6 +131,11 @@ export function registerIdempotency(app: FastifyInstance): void {
   const timer = setInterval(purge, PURGE_EVERY_MS).unref();
   app.addHook('onReady', async () => void purge());
   app.addHook('onClose', async () => clearInterval(timer));
+}
+
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }
 
 function hashRequest(request: FastifyRequest): string {
