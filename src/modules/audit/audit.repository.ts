@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { AuditEventsTable } from '../../db/schema.js';
 import type { AuditEvent } from './audit.schemas.js';
 
@@ -7,8 +8,25 @@ function toAuditEvent(row: Selectable<AuditEventsTable>): AuditEvent {
   return { ...row, changes: JSON.parse(row.changes) } as AuditEvent;
 }
 
-export async function insertAuditEvent(db: Executor, event: Insertable<AuditEventsTable>): Promise<void> {
-  await db.insertInto('audit_events').values(event).execute();
+type AuditEventValues = Required<Omit<Insertable<AuditEventsTable>, 'id'>>;
+
+/** Every write records one event: compiled once (prepareQuery). */
+const insertAuditEventQuery = prepareQuery<AuditEventValues, never>((db, param) =>
+  db.insertInto('audit_events').values({
+    facility_id: param('facility_id'),
+    resource_type: param('resource_type'),
+    resource_id: param('resource_id'),
+    action: param('action'),
+    api_key_id: param('api_key_id'),
+    api_key_name: param('api_key_name'),
+    changes: param('changes'),
+    request_id: param('request_id'),
+    occurred_at: param('occurred_at'),
+  }),
+);
+
+export async function insertAuditEvent(db: Executor, event: AuditEventValues): Promise<void> {
+  await insertAuditEventQuery(db, event);
 }
 
 export async function listAuditEvents(

@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
 import { prepareQuery } from '../../db/prepared-query.js';
@@ -29,22 +29,47 @@ function toColumns(values: Partial<MemberValues>): Updateable<MembersTable> {
     : { ...values, email_folded: values.email === null ? null : values.email.toLowerCase() };
 }
 
+type MemberColumns = Omit<MemberRow, 'id'>;
+
+/** Creates are the write that integrations burst: compiled once (prepareQuery). */
+const insertMemberQuery = prepareQuery<MemberColumns, MemberRow>((db, param) =>
+  db
+    .insertInto('members')
+    .values({
+      facility_id: param('facility_id'),
+      first_name: param('first_name'),
+      last_name: param('last_name'),
+      email: param('email'),
+      email_folded: param('email_folded'),
+      phone: param('phone'),
+      date_of_birth: param('date_of_birth'),
+      sport_id: param('sport_id'),
+      role: param('role'),
+      status: param('status'),
+      plan_id: param('plan_id'),
+      joined_on: param('joined_on'),
+      notes: param('notes'),
+      status_changed_at: param('status_changed_at'),
+      created_at: param('created_at'),
+      updated_at: param('updated_at'),
+      deleted_at: param('deleted_at'),
+    })
+    .returningAll(),
+);
+
 export async function insertMember(
   db: Executor,
   facilityId: number,
   values: MemberValues,
   now: string,
 ): Promise<Member> {
-  const row = await db
-    .insertInto('members')
-    .values({
-      ...(toColumns(values) as Insertable<MembersTable>),
-      facility_id: facilityId,
-      created_at: now,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const [row] = await insertMemberQuery(db, {
+    ...values,
+    email_folded: values.email === null ? null : values.email.toLowerCase(),
+    facility_id: facilityId,
+    created_at: now,
+    updated_at: now,
+  });
   return toMember(row);
 }
 

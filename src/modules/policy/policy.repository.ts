@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { PoliciesTable } from '../../db/schema.js';
 import { DEFAULT_POLICY, type Policy, type PolicySettings } from './policy.schemas.js';
 
@@ -23,18 +24,22 @@ function toColumns(settings: Partial<PolicySettings>) {
   };
 }
 
+/** Every read of a policy and every create of a member reads it: compiled once (prepareQuery). */
+const selectPolicy = prepareQuery<{ facilityId: number }, PolicyRow>((db, param) =>
+  db.selectFrom('policies').selectAll().where('facility_id', '=', param('facilityId')),
+);
+const selectPolicyForUpdate = prepareQuery<{ facilityId: number }, PolicyRow>((db, param) =>
+  db.selectFrom('policies').selectAll().where('facility_id', '=', param('facilityId')).forUpdate(),
+);
+
 export async function findPolicyByFacilityId(
   db: Executor,
   facilityId: number,
   options: { lock?: boolean } = {},
 ): Promise<Policy | undefined> {
-  const row = await db
-    .selectFrom('policies')
-    .selectAll()
-    .where('facility_id', '=', facilityId)
-    // Serializes concurrent PATCHes on PostgreSQL (If-Match, no lost update); SQLite writers are serial.
-    .$if(options.lock === true && dialectOf(db) === 'postgres', (qb) => qb.forUpdate())
-    .executeTakeFirst();
+  // Serializes concurrent PATCHes on PostgreSQL (If-Match, no lost update); SQLite writers are serial.
+  const select = options.lock === true && dialectOf(db) === 'postgres' ? selectPolicyForUpdate : selectPolicy;
+  const [row] = await select(db, { facilityId });
   return row && toPolicy(row);
 }
 
