@@ -16,11 +16,13 @@ export interface Seeded {
   largeMembers: number;
   smallFacilities: number[];
   memberIdRange: [number, number];
+  /** Members of smallFacilities[0]. */
+  smallMemberIdRange: [number, number];
   planIdRange: [number, number];
 }
 
 export async function seed(database: Database, largeMembers: number, smallFacilities = 20): Promise<Seeded> {
-  const { db, dialect } = database;
+  const { db } = database;
   await migrateToLatest(db);
   const now = new Date().toISOString();
   const facilities = [LARGE_FACILITY, ...Array.from({ length: smallFacilities }, (_, i) => i + 2)];
@@ -54,22 +56,25 @@ export async function seed(database: Database, largeMembers: number, smallFacili
     const count = facility === LARGE_FACILITY ? largeMembers : SMALL_FACILITY_MEMBERS;
     await insertMembers(database, facility, count, firstPlan, now);
   }
-  const members = await db
-    .selectFrom('members')
-    .select((eb) => [eb.fn.min('id').as('min'), eb.fn.max('id').as('max')])
-    .where('facility_id', '=', LARGE_FACILITY)
-    .executeTakeFirstOrThrow();
+  const memberIds = (facility: number) =>
+    db
+      .selectFrom('members')
+      .select((eb) => [eb.fn.min('id').as('min'), eb.fn.max('id').as('max')])
+      .where('facility_id', '=', facility)
+      .executeTakeFirstOrThrow();
+  const members = await memberIds(LARGE_FACILITY);
+  const smallMembers = await memberIds(facilities[1]);
   const plans = await db
     .selectFrom('plans')
     .select((eb) => [eb.fn.min('id').as('min'), eb.fn.max('id').as('max')])
     .where('facility_id', '=', LARGE_FACILITY)
     .executeTakeFirstOrThrow();
-  if (dialect === 'postgres') await sql`analyze`.execute(db);
-  else await sql`analyze`.execute(db);
+  await sql`analyze`.execute(db);
   return {
     largeMembers,
     smallFacilities: facilities.slice(1),
     memberIdRange: [Number(members.min), Number(members.max)],
+    smallMemberIdRange: [Number(smallMembers.min), Number(smallMembers.max)],
     planIdRange: [Number(plans.min), Number(plans.max)],
   };
 }

@@ -48,12 +48,16 @@ function listenForChanges(connect: () => pg.Client, channel: string): ChangeCoun
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
 
+  const drop = (stale: pg.Client): Promise<void> => {
+    stale.removeAllListeners();
+    stale.on('error', () => {});
+    return stale.end().catch(() => {});
+  };
+
   const lost = () => {
     listening = false;
     generation++;
-    client?.removeAllListeners();
-    client?.on('error', () => {});
-    client?.end().catch(() => {});
+    if (client) void drop(client);
     client = undefined;
     if (!closed) retry = setTimeout(start, RECONNECT_AFTER_MS).unref();
   };
@@ -67,12 +71,14 @@ function listenForChanges(connect: () => pg.Client, channel: string): ChangeCoun
     try {
       await candidate.connect();
       await candidate.query(`listen ${channel}`);
-      if (candidate !== client) return;
-      generation++;
-      listening = true;
     } catch {
       if (candidate === client) lost();
+      return;
     }
+    // Closed (or replaced) while connecting: this connection is not wanted.
+    if (candidate !== client) return void drop(candidate);
+    generation++;
+    listening = true;
   }
   void start();
 
@@ -81,12 +87,10 @@ function listenForChanges(connect: () => pg.Client, channel: string): ChangeCoun
     close: async () => {
       closed = true;
       clearTimeout(retry);
+      listening = false;
       const current = client;
       client = undefined;
-      listening = false;
-      current?.removeAllListeners();
-      current?.on('error', () => {});
-      await current?.end().catch(() => {});
+      if (current) await drop(current);
     },
   };
 }
