@@ -7,7 +7,7 @@ class Parameter {
   constructor(readonly name: string) {}
 }
 
-type ParameterFunction<P> = <K extends keyof P & string>(name: K) => P[K];
+export type ParameterFunction<P> = <K extends keyof P & string>(name: K) => P[K];
 
 interface Compiled<R> {
   query: CompiledQuery<R>;

@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Executor } from '../db/database.js';
 import type { Principal } from './auth.js';
+import type { Representation } from './representation.js';
 
 /** What every write needs besides its input: who asks (for the audit trail) and its precondition. */
-export interface WriteContext {
+export interface WriteContext<T = { id: number }> {
   actor: Principal;
   requestId: string;
   /** The If-Match header, checked against the current representation inside the transaction. */
@@ -13,11 +14,23 @@ export interface WriteContext {
    * answer to an Idempotency-Key is stored in the same commit, so a crash
    * cannot leave a created resource that a retry would create again.
    */
-  onCreated?: (trx: Executor, created: { id: number }) => Promise<void>;
+  onCreated?(trx: Executor, created: T): Promise<void>;
 }
 
-/** The context of a write; `reply` is given by creates (POST answers 201 with Location). */
-export function writeContextOf(request: FastifyRequest, reply?: FastifyReply): WriteContext {
+/** The URL of a resource created by a POST to its collection. */
+export function locationOf(request: FastifyRequest, id: number): string {
+  return `${request.url.split('?')[0]}/${id}`;
+}
+
+/**
+ * The context of a write. Creates also give their reply and representation:
+ * with an Idempotency-Key, the answer stored in the create's transaction is
+ * the very body the client is sent (so a replay carries the same ETag).
+ */
+export function writeContextOf<T extends { id: number }>(
+  request: FastifyRequest,
+  created?: { reply: FastifyReply; representation: Representation<T> },
+): WriteContext<T> {
   const ifMatch = request.headers['if-match'];
   const claim = request.idempotency;
   return {
@@ -25,11 +38,14 @@ export function writeContextOf(request: FastifyRequest, reply?: FastifyReply): W
     requestId: String(request.id),
     ifMatch: ifMatch || undefined,
     onCreated:
-      claim && reply
-        ? async (trx, created) => {
-            const location = `${request.url.split('?')[0]}/${created.id}`;
-            reply.code(201);
-            await claim.store(trx, { status: 201, body: String(reply.serialize(created)), location });
+      claim && created
+        ? async (trx, resource) => {
+            created.reply.code(201);
+            await claim.store(trx, {
+              status: 201,
+              body: created.representation(resource),
+              location: locationOf(request, resource.id),
+            });
           }
         : undefined,
   };

@@ -1,7 +1,7 @@
 import { type Selectable, sql, type Updateable } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
-import { prepareQuery } from '../../db/prepared-query.js';
+import { type ParameterFunction, prepareQuery } from '../../db/prepared-query.js';
 import type { MembersTable } from '../../db/schema.js';
 import type { Member } from './member.schemas.js';
 
@@ -23,10 +23,11 @@ export function toMember(row: MemberRow): Member {
   return member as Member;
 }
 
+/** The column the per-facility unique index on email reads. */
+const foldEmail = (email: string | null) => (email === null ? null : email.toLowerCase());
+
 function toColumns(values: Partial<MemberValues>): Updateable<MembersTable> {
-  return values.email === undefined
-    ? values
-    : { ...values, email_folded: values.email === null ? null : values.email.toLowerCase() };
+  return values.email === undefined ? values : { ...values, email_folded: foldEmail(values.email) };
 }
 
 type MemberColumns = Omit<MemberRow, 'id'>;
@@ -65,7 +66,7 @@ export async function insertMember(
 ): Promise<Member> {
   const [row] = await insertMemberQuery(db, {
     ...values,
-    email_folded: values.email === null ? null : values.email.toLowerCase(),
+    email_folded: foldEmail(values.email),
     facility_id: facilityId,
     created_at: now,
     updated_at: now,
@@ -73,25 +74,23 @@ export async function insertMember(
   return toMember(row);
 }
 
-const selectMemberById = prepareQuery<{ id: number; facilityId: number }, MemberRow>((db, param) =>
+type MemberKey = { id: number; facilityId: number };
+
+const memberById = (db: Db, param: ParameterFunction<MemberKey>) =>
   db
     .selectFrom('members')
     .selectAll()
     .where('id', '=', param('id'))
-    .where('facility_id', '=', param('facilityId')),
-);
+    .where('facility_id', '=', param('facilityId'));
+
+const selectMemberById = prepareQuery<MemberKey, MemberRow>(memberById);
 
 // On PostgreSQL two writes to one member must not both check the status it
 // had before either of them (two moves from active: to frozen and to
 // suspended). NO KEY UPDATE, like the UPDATE that follows, so that it does
 // not wait on the KEY SHARE locks that foreign key checks take.
-const selectMemberByIdForUpdate = prepareQuery<{ id: number; facilityId: number }, MemberRow>((db, param) =>
-  db
-    .selectFrom('members')
-    .selectAll()
-    .where('id', '=', param('id'))
-    .where('facility_id', '=', param('facilityId'))
-    .forNoKeyUpdate(),
+const selectMemberByIdForUpdate = prepareQuery<MemberKey, MemberRow>((db, param) =>
+  memberById(db, param).forNoKeyUpdate(),
 );
 
 export async function findMemberById(

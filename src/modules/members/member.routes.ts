@@ -11,7 +11,7 @@ import {
   Resource,
 } from '../../http/schemas.js';
 import { trimBodyFields } from '../../http/trim.js';
-import { writeContextOf } from '../../http/write-context.js';
+import { locationOf, writeContextOf } from '../../http/write-context.js';
 import { IdempotencyHeaders } from '../idempotency/idempotency.hooks.js';
 import {
   Member,
@@ -53,13 +53,13 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const member = await createMember(
         app.db,
-        writeContextOf(request, reply),
+        writeContextOf(request, { reply, representation: memberRepresentation }),
         request.params.facility_id,
         request.body,
       );
       return replyWithResource(reply, memberRepresentation, member, {
         status: 201,
-        location: `${request.url.split('?')[0]}/${member.id}`,
+        location: locationOf(request, member.id),
       });
     },
   );

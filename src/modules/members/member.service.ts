@@ -45,7 +45,7 @@ export async function listMembersOfFacility(
 
 export async function createMember(
   db: Db,
-  context: WriteContext,
+  context: WriteContext<Member>,
   facilityId: number,
   body: MemberCreate,
 ): Promise<Member> {

@@ -11,7 +11,7 @@ import {
   Resource,
 } from '../../http/schemas.js';
 import { trimBodyFields } from '../../http/trim.js';
-import { writeContextOf } from '../../http/write-context.js';
+import { locationOf, writeContextOf } from '../../http/write-context.js';
 import { IdempotencyHeaders } from '../idempotency/idempotency.hooks.js';
 import {
   Plan,
@@ -45,14 +45,14 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { facility_id } = request.params;
       const plan = await createPlan(
         app.db,
-        writeContextOf(request, reply),
+        writeContextOf(request, { reply, representation: planRepresentation }),
         app.templates,
         facility_id,
         request.body,
       );
       return replyWithResource(reply, planRepresentation, plan, {
         status: 201,
-        location: `${request.url.split('?')[0]}/${plan.id}`,
+        location: locationOf(request, plan.id),
       });
     },
   );

@@ -55,7 +55,7 @@ export async function listPlansOfFacility(
 
 export async function createPlan(
   db: Db,
-  context: WriteContext,
+  context: WriteContext<Plan>,
   templates: TemplateCatalog,
   facilityId: number,
   body: PlanCreate,

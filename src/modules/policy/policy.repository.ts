@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
-import { prepareQuery } from '../../db/prepared-query.js';
+import { type ParameterFunction, prepareQuery } from '../../db/prepared-query.js';
 import type { PoliciesTable } from '../../db/schema.js';
 import { DEFAULT_POLICY, type Policy, type PolicySettings } from './policy.schemas.js';
 
@@ -25,11 +25,12 @@ function toColumns(settings: Partial<PolicySettings>) {
 }
 
 /** Every read of a policy and every create of a member reads it: compiled once (prepareQuery). */
-const selectPolicy = prepareQuery<{ facilityId: number }, PolicyRow>((db, param) =>
-  db.selectFrom('policies').selectAll().where('facility_id', '=', param('facilityId')),
-);
-const selectPolicyForUpdate = prepareQuery<{ facilityId: number }, PolicyRow>((db, param) =>
-  db.selectFrom('policies').selectAll().where('facility_id', '=', param('facilityId')).forUpdate(),
+type PolicyKey = { facilityId: number };
+const policyOf = (db: Db, param: ParameterFunction<PolicyKey>) =>
+  db.selectFrom('policies').selectAll().where('facility_id', '=', param('facilityId'));
+const selectPolicy = prepareQuery<PolicyKey, PolicyRow>(policyOf);
+const selectPolicyForUpdate = prepareQuery<PolicyKey, PolicyRow>((db, param) =>
+  policyOf(db, param).forUpdate(),
 );
 
 export async function findPolicyByFacilityId(
