@@ -63,7 +63,9 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     newClient: () =>
       new (loadPg().Client)({
         connectionString: target,
+        // A listening connection is idle: keepalives notice when it is gone.
         keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
         types: pgTypes,
         options: UTC_SESSION,
       }),

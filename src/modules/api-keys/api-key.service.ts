@@ -33,6 +33,12 @@ export async function createFirstAdminKey(db: Executor): Promise<string | undefi
 
 /** Enough verified keys for any real deployment; past it the memory starts over. */
 const MAX_VERIFIED_KEYS = 10_000;
+/**
+ * A backstop, should the change notifications stop without the connection
+ * that carries them noticing (a silently dropped TCP connection): no key is
+ * trusted from memory for longer than this.
+ */
+const MAX_TRUST_MS = 60_000;
 
 /**
  * Verifies presented secrets. A verified key is kept in memory and trusted
@@ -44,7 +50,7 @@ const MAX_VERIFIED_KEYS = 10_000;
  */
 export function createKeyVerifier(db: Executor, changes: ChangeCounter, adminApiKey: string | undefined) {
   const adminSecretHash = adminApiKey ? Buffer.from(hashSecret(adminApiKey), 'hex') : undefined;
-  const verified = new Map<string, { principal: Principal; generation: number }>();
+  const verified = new Map<string, { principal: Principal; generation: number; until: number }>();
 
   return async function principalFor(secret: string): Promise<Principal | undefined> {
     if (!isWellFormedSecret(secret) && adminSecretHash === undefined) return undefined;
@@ -53,11 +59,12 @@ export function createKeyVerifier(db: Executor, changes: ChangeCounter, adminApi
     if (adminSecretHash && timingSafeEqual(presented, adminSecretHash)) return ADMIN_PRINCIPAL;
     const generation = await changes.generation();
     const known = verified.get(presentedHash);
-    if (known !== undefined && known.generation === generation) return known.principal;
+    const now = Date.now();
+    if (known !== undefined && known.generation === generation && now < known.until) return known.principal;
     const principal = await findPrincipal(db, presentedHash, presented);
     if (principal && generation !== undefined) {
       if (verified.size >= MAX_VERIFIED_KEYS) verified.clear();
-      verified.set(presentedHash, { principal, generation });
+      verified.set(presentedHash, { principal, generation, until: now + MAX_TRUST_MS });
     }
     return principal;
   };

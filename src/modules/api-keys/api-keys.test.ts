@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { createTestDatabase, DIALECTS } from '../../../test/harness.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
+import { revokeApiKey } from './api-key.repository.js';
+import { createApiKey } from './api-key.service.js';
 
 const run = promisify(execFile);
 
@@ -59,6 +63,38 @@ for (const dialect of DIALECTS) {
         return true;
       });
       await assert.rejects(cli('create', '--name', 'x', '--facilities', 'a,b'), /positive facility ids/);
+    });
+  });
+}
+
+if (DIALECTS.includes('postgres')) {
+  describe('verified keys when the change notifications stop [postgres]', () => {
+    test('a key revoked while the listening connection is down is refused on the next request', async () => {
+      const database = await createTestDatabase('postgres');
+      const app = await buildApp(
+        { ...loadConfig({}), databaseUrl: database.url, authMode: 'api-key' },
+        { logger: false },
+      );
+      after(async () => {
+        await app.close();
+        await database.drop();
+      });
+      const { secret, key } = await createApiKey(app.db, {
+        name: 'kiosk',
+        role: 'admin',
+        facilityIds: 'all',
+      });
+      const read = () =>
+        app.inject({ url: '/admin/facilities/1/policy', headers: { authorization: `Bearer ${secret}` } });
+      assert.equal((await read()).statusCode, 200);
+      assert.equal((await read()).statusCode, 200, 'the verified key is now kept in memory');
+
+      // Cut the listener off, then revoke: the revocation's notification reaches no one.
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+                where datname = current_database() and query like 'listen %'`.execute(app.db);
+      await setTimeout(200);
+      await revokeApiKey(app.db, key.id, new Date().toISOString());
+      assert.equal((await read()).statusCode, 401);
     });
   });
 }
