@@ -7,7 +7,7 @@
  * scenario, with each read's ratio to a bare floor measured in the same run.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -116,12 +116,18 @@ interface Row extends LoadResult {
 /** The service is started as `npm start` starts it (same node flags), without npm in between. */
 const SERVICE = ['--max-semi-space-size=4', '--max-old-space-size=96', 'dist/cli.js', 'serve'];
 
-function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
+/**
+ * Processes log to a file, as under a service manager. Not to a pipe read by
+ * this process: wrk runs synchronously here, so nothing would drain the pipe,
+ * and a logger writing into a full pipe buffers in memory and stalls.
+ */
+function start(command: string, args: string[], env: Record<string, string>, log: string): ChildProcess {
+  const output = openSync(log, 'a');
   const child = spawn(command, args, {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', output, 'inherit'],
   });
-  child.stdout?.resume();
+  closeSync(output);
   return child;
 }
 
@@ -179,6 +185,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
   const test = dialect === 'sqlite' ? undefined : await createTestDatabase('postgres');
   const file = `/tmp/facility-admin-bench-${process.pid}.db`;
   const url = test?.url ?? `sqlite:${file}`;
+  const log = `/tmp/facility-admin-bench-${process.pid}.log`;
   try {
     const database = openDatabase(url);
     const started = Date.now();
@@ -191,7 +198,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
     );
     const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
 
-    const floor = start('node', ['--import', 'tsx', 'bench/floor.ts', url, '3901'], {});
+    const floor = start('node', ['--import', 'tsx', 'bench/floor.ts', url, '3901'], {}, log);
     await waitFor('http://127.0.0.1:3901/members/1');
     const floorScenario: Scenario = { name: 'floor', read: true, plan: (s) => get(`/members/${member(s)}`) };
     const floorResult = await measure('http://127.0.0.1:3901', floorScenario, seeded, {});
@@ -199,7 +206,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
     const rows: Row[] = [{ ...floorResult, scenario: 'floor: bare Fastify route, same row by key' }];
 
     const env = { DATABASE_URL: url, PORT: '3902', RATE_LIMIT_PER_MINUTE: '10000000' };
-    const service = start('node', SERVICE, { ...env, WORKERS: '1' });
+    const service = start('node', SERVICE, { ...env, WORKERS: '1' }, log);
     await waitFor('http://127.0.0.1:3902/readyz');
     for (const scenario of SCENARIOS) {
       const result = await measure('http://127.0.0.1:3902', scenario, seeded, headers);
@@ -213,7 +220,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
     await stop(service);
 
     const workers = Number(options.workers);
-    const multi = start('node', SERVICE, { ...env, WORKERS: String(workers) });
+    const multi = start('node', SERVICE, { ...env, WORKERS: String(workers) }, log);
     await waitFor('http://127.0.0.1:3902/readyz');
     await sleep(1500);
     const multiResult = await measure('http://127.0.0.1:3902', SCENARIOS[0], seeded, headers);
@@ -239,6 +246,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
   } finally {
     await test?.drop();
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    rmSync(log, { force: true });
   }
 }
 
