@@ -9,6 +9,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { registerAuthentication } from './http/auth.js';
 import { registerErrorHandler, sendProblem, toAppError } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { openLogDestination } from './http/log-destination.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerNotFoundHandler } from './http/not-found.js';
 import { openApiOptions } from './http/openapi.js';
@@ -48,8 +49,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ownsDatabase = options.database === undefined;
   await migrateToLatest(database.db);
 
+  const logDestination = options.logger === undefined ? openLogDestination() : undefined;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? { level: config.logLevel, stream: logDestination?.stream },
     genReqId: requestIdFor,
     requestIdHeader: false,
     // One line per request is written by registerRequestLog instead of Fastify's two.
@@ -87,7 +89,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         transformStaticCSP: (header) => header.replace(/upgrade-insecure-requests;?/, ''),
       });
       scoped.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-      registerMetrics(scoped, database.poolStats);
+      registerMetrics(scoped, { pool: database.poolStats, droppedLogLines: logDestination?.droppedLines });
       await scoped.register(healthRoutes);
       await scoped.register(async (api) => {
         registerAuthentication(api, config, createKeyVerifier(database.db, keyChanges, config.adminApiKey));

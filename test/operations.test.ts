@@ -102,6 +102,34 @@ test('SIGTERM stops the service gracefully: exit code 0, the port closed, the fi
   }
 });
 
+test('every answered request is logged, in whole lines, even when SIGTERM comes while requests are in flight', async () => {
+  const file = `/tmp/facility-admin-log-${process.pid}.db`;
+  const service = await startService(`sqlite:${file}`, { env: { LOG_LEVEL: 'info', WORKERS: '2' } });
+  try {
+    const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+    assert.match(metrics, /^log_lines_dropped_total 0$/m);
+    const requests = Array.from({ length: 150 }, (_, i) =>
+      fetch(`${service.baseUrl}/healthz`, { headers: { 'x-request-id': `flush-${i}` } }),
+    );
+    await Promise.race(requests);
+    await service.kill('SIGTERM');
+    const answered = (await Promise.allSettled(requests)).filter(
+      (result) => result.status === 'fulfilled' && result.value.status === 200,
+    ).length;
+    const logged = service
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    const ids = logged.filter((line) => line.msg === 'request').map((line) => String(line.reqId));
+    assert.ok(answered > 0);
+    assert.equal(new Set(ids.filter((id) => id.startsWith('flush-'))).size, answered);
+  } finally {
+    await service.kill('SIGKILL');
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  }
+});
+
 test('a trailing slash names the same resource: /plans/ is the list of plans', async () => {
   const response = await app.inject({
     url: '/admin/facilities/4/plans/',

@@ -3,14 +3,19 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 
 /**
  * Prometheus metrics at /metrics: requests by route and status, their
- * latency, database pool usage and the process metrics of prom-client.
+ * latency, database pool usage, dropped log lines and the process metrics of
+ * prom-client.
  * Each app has its own registry, so several apps in one process (tests) do
  * not clash.
  */
 export function registerMetrics(
   app: FastifyInstance,
-  pool: (() => { total: number; idle: number; waiting: number }) | undefined,
+  sources: {
+    pool?: () => { total: number; idle: number; waiting: number };
+    droppedLogLines?: () => number;
+  },
 ) {
+  const { pool, droppedLogLines } = sources;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -37,6 +42,17 @@ export function registerMetrics(
         this.set({ state: 'total' }, total);
         this.set({ state: 'idle' }, idle);
         this.set({ state: 'waiting' }, waiting);
+      },
+    });
+  }
+  if (droppedLogLines) {
+    new Counter({
+      name: 'log_lines_dropped_total',
+      help: 'Log lines dropped because the reader of stdout fell 8 MB behind',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(droppedLogLines());
       },
     });
   }
