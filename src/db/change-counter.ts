@@ -1,6 +1,6 @@
-import { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './database.js';
+import { GroupCommitSqliteAdapter } from './sqlite-driver.js';
 
 /**
  * Tells whether another connection may have changed a table since a value
@@ -14,7 +14,6 @@ export interface ChangeCounter {
   close(): Promise<void>;
 }
 
-const DATA_VERSION = CompiledQuery.raw('pragma data_version');
 const RECONNECT_AFTER_MS = 1000;
 
 /**
@@ -28,14 +27,9 @@ const RECONNECT_AFTER_MS = 1000;
  * kept.
  */
 export function openChangeCounter(database: Database, channel: string): ChangeCounter {
-  if (database.dialect === 'sqlite') {
-    return {
-      generation: async () => {
-        const { rows } = await database.db.executeQuery<{ data_version: number }>(DATA_VERSION);
-        return rows[0]?.data_version;
-      },
-      close: async () => {},
-    };
+  const adapter = database.db.getExecutor().adapter;
+  if (adapter instanceof GroupCommitSqliteAdapter) {
+    return { generation: async () => adapter.driver.dataVersion(), close: async () => {} };
   }
   if (!database.newClient) throw new Error('PostgreSQL database without a client factory');
   return listenForChanges(database.newClient, channel);

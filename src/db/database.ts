@@ -3,21 +3,10 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  Kysely,
-  type LogConfig,
-  PostgresDialect,
-  type PostgresPoolClient,
-  type SqliteDatabase,
-  SqliteDialect,
-  type SqliteDialectConfig,
-  SqliteDriver,
-  type Transaction,
-} from 'kysely';
+import { Kysely, type LogConfig, PostgresDialect, type PostgresPoolClient, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseSchema } from './schema.js';
+import { groupCommitSqliteDialect } from './sqlite-driver.js';
 
 export type Db = Kysely<DatabaseSchema>;
 export type Trx = Transaction<DatabaseSchema>;
@@ -50,12 +39,12 @@ export interface OpenOptions {
 
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const { dialect, target } = parseDatabaseUrl(url);
-  const log = options.onQuery && toKyselyLog(options.onQuery);
   if (dialect === 'sqlite') {
-    const db = openSqlite(target, log);
+    // The SQLite driver reports every query itself, whichever way it runs.
+    const db = openSqlite(target, options.onQuery);
     return { db, dialect, close: () => db.destroy() };
   }
-  const { db, pool } = openPostgres(target, log);
+  const { db, pool } = openPostgres(target, options.onQuery && toKyselyLog(options.onQuery));
   return {
     db,
     dialect,
@@ -73,35 +62,13 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   };
 }
 
-/**
- * SQLite transactions start with BEGIN IMMEDIATE: a transaction that reads and
- * then writes (capacity checks, restores) takes the write lock up front, so two
- * processes sharing the file cannot both read the same state and then write.
- */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
-    super(config);
-    this.#config = config;
-  }
-  override createDriver() {
-    return new ImmediateSqliteDriver(this.#config);
-  }
-}
-
 function toKyselyLog(onQuery: NonNullable<OpenOptions['onQuery']>): LogConfig {
   return (event) => {
     if (event.level === 'query') onQuery(event.query.sql, event.query.parameters);
   };
 }
 
-function openSqlite(path: string, log?: LogConfig): Db {
+function openSqlite(path: string, onQuery?: OpenOptions['onQuery']): Db {
   const inMemory = path === ':memory:' || path === '';
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(inMemory ? ':memory:' : path);
@@ -111,33 +78,7 @@ function openSqlite(path: string, log?: LogConfig): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<DatabaseSchema>({
-    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
-    log,
-  });
-}
-
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Kysely prepares every query anew; preparing costs more than running a point
- * read. The service issues a small, fixed set of SQL texts, so each prepared
- * statement is kept and reused (statements run synchronously, one at a time).
- */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare: (sql: string) => {
-      let statement = statements.get(sql);
-      if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
-        statement = sqlite.prepare(sql);
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
-  };
+  return new Kysely<DatabaseSchema>({ dialect: groupCommitSqliteDialect(sqlite, onQuery) });
 }
 
 /** Sessions run in UTC, so timestamps arrive in the one form toIsoTimestamp reads fast. */
@@ -210,6 +151,8 @@ function openPostgres(url: string, log?: LogConfig): { db: Db; pool: pg.Pool } {
   };
 }
 
+/** A small, fixed set of SQL texts in practice; past this the names start over. */
+const MAX_STATEMENT_NAMES = 5000;
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 const statementNames = new Map<string, string>();
 
@@ -224,7 +167,7 @@ function withNamedStatements(client: pg.PoolClient): PostgresPoolClient {
       if (!PREPARABLE.test(text)) return client.query(text, values);
       let name = statementNames.get(text);
       if (!name) {
-        if (statementNames.size >= STATEMENT_CACHE_SIZE * 10) statementNames.clear();
+        if (statementNames.size >= MAX_STATEMENT_NAMES) statementNames.clear();
         name = `fa_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
         statementNames.set(text, name);
       }

@@ -1,6 +1,7 @@
 import type { Compilable, CompiledQuery } from 'kysely';
 import type { Db, DialectName, Executor } from './database.js';
 import { dialectOf } from './dialect.js';
+import { GroupCommitSqliteAdapter } from './sqlite-driver.js';
 
 /** Stands in for a value while a prepared query is compiled; replaced on every run. */
 class Parameter {
@@ -42,7 +43,14 @@ export function prepareQuery<P extends Record<string, unknown>, R>(
       const name = slots[index];
       return name === undefined ? value : parameters[name];
     });
-    const result = await db.executeQuery<R>({ ...query, parameters: values });
-    return result.rows;
+    const compiledWithValues: CompiledQuery<R> = { ...query, parameters: values };
+    // On SQLite the statement runs at once when the connection is free (or
+    // is this transaction's): Kysely's executor costs more than a point read.
+    const adapter = db.getExecutor().adapter;
+    if (adapter instanceof GroupCommitSqliteAdapter) {
+      const result = adapter.driver.executeNow(compiledWithValues, db.isTransaction);
+      if (result !== undefined) return result.rows;
+    }
+    return (await db.executeQuery<R>(compiledWithValues)).rows;
   };
 }

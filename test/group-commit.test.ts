@@ -1,0 +1,147 @@
+/**
+ * SQLite group commit (src/db/sqlite-driver.ts): transactions that run in one
+ * turn of the event loop share one COMMIT. These are the rules that make that
+ * safe, checked with a second connection to the same file, which sees only
+ * what is committed. (PostgreSQL commits each transaction by itself.)
+ */
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { type Database, openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { findMemberById, insertMember, type MemberValues } from '../src/modules/members/member.repository.js';
+import { DIALECTS } from './harness.js';
+
+const NOW = '2026-11-22T10:00:00.000Z';
+
+function memberValues(firstName: string, email: string | null = null): MemberValues {
+  return {
+    first_name: firstName,
+    last_name: null,
+    email,
+    phone: null,
+    date_of_birth: null,
+    sport_id: null,
+    role: 'member',
+    status: 'active',
+    plan_id: null,
+    joined_on: '2026-11-22',
+    notes: null,
+    status_changed_at: NOW,
+    deleted_at: null,
+  };
+}
+
+describe('SQLite group commit', { skip: !DIALECTS.includes('sqlite') }, () => {
+  const file = join(tmpdir(), `facility-admin-group-commit-${process.pid}-${Date.now()}.db`);
+  let database: Database;
+  /** Another connection: it sees a write only once it is committed. */
+  let observer: SQLite.Database;
+  let facility = 0;
+
+  const committedFirstNames = (facilityId: number) =>
+    (
+      observer
+        .prepare('select first_name from members where facility_id = ? order by id')
+        .all(facilityId) as {
+        first_name: string;
+      }[]
+    ).map((row) => row.first_name);
+
+  const createInTransaction = (facilityId: number, firstName: string, email: string | null = null) =>
+    database.db
+      .transaction()
+      .execute((trx) => insertMember(trx, facilityId, memberValues(firstName, email), NOW));
+
+  before(async () => {
+    database = openDatabase(`sqlite:${file}`);
+    await migrateToLatest(database.db);
+    observer = new SQLite(file, { readonly: true });
+  });
+
+  after(async () => {
+    observer.close();
+    await database.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  });
+
+  test('a transaction resumes only once its write is committed, also when many run together', async () => {
+    const facilityId = ++facility;
+    const names = Array.from({ length: 20 }, (_, i) => `Member ${i}`);
+    const seenWhenAnswered = await Promise.all(
+      names.map(async (name) => {
+        await createInTransaction(facilityId, name);
+        return committedFirstNames(facilityId).includes(name);
+      }),
+    );
+    assert.deepEqual(
+      seenWhenAnswered,
+      names.map(() => true),
+    );
+    assert.deepEqual(committedFirstNames(facilityId), names);
+  });
+
+  test('a transaction that fails leaves the others of its turn committed', async () => {
+    const facilityId = ++facility;
+    const results = await Promise.allSettled([
+      createInTransaction(facilityId, 'First', 'same@example.com'),
+      createInTransaction(facilityId, 'Second', 'same@example.com'),
+      createInTransaction(facilityId, 'Third'),
+    ]);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.deepEqual(committedFirstNames(facilityId), ['First', 'Third']);
+  });
+
+  test('when the shared COMMIT fails, every transaction of the turn fails and none is kept', async () => {
+    const facilityId = ++facility;
+    const results = await Promise.allSettled([
+      createInTransaction(facilityId, 'Innocent'),
+      // A deferred foreign key is checked at COMMIT: this one makes the shared COMMIT fail.
+      database.db.transaction().execute(async (trx) => {
+        await sql`pragma defer_foreign_keys = on`.execute(trx);
+        await trx.insertInto('entitlements').values({ plan_id: 987654, key: 'k', value_json: '1' }).execute();
+      }),
+    ]);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['rejected', 'rejected'],
+    );
+    assert.deepEqual(committedFirstNames(facilityId), []);
+    // The connection is usable afterwards.
+    await createInTransaction(facilityId, 'Later');
+    assert.deepEqual(committedFirstNames(facilityId), ['Later']);
+  });
+
+  /** Starts a create and resumes once its insert ran: its transaction has not committed yet. */
+  async function startCreate(facilityId: number, firstName: string) {
+    let inserted!: (id: number) => void;
+    const insertedId = new Promise<number>((resolve) => {
+      inserted = resolve;
+    });
+    const done = database.db.transaction().execute(async (trx) => {
+      const member = await insertMember(trx, facilityId, memberValues(firstName), NOW);
+      inserted(member.id);
+    });
+    return { id: await insertedId, done };
+  }
+
+  for (const moment of ['while the writer still holds the connection', 'once the writer let it go']) {
+    test(`a read outside a transaction sees only committed data (${moment})`, async () => {
+      const facilityId = ++facility;
+      const writing = await startCreate(facilityId, 'Written');
+      if (moment.startsWith('once')) for (let i = 0; i < 50; i++) await null;
+      assert.deepEqual(committedFirstNames(facilityId), [], 'the write is not committed yet');
+      const read = await findMemberById(database.db, facilityId, writing.id);
+      assert.equal(read?.first_name, 'Written');
+      assert.deepEqual(committedFirstNames(facilityId), ['Written']);
+      await writing.done;
+    });
+  }
+});
