@@ -36,6 +36,16 @@ function memberValues(firstName: string, email: string | null = null): MemberVal
   };
 }
 
+function memberColumns(facilityId: number, firstName: string) {
+  return {
+    ...memberValues(firstName),
+    facility_id: facilityId,
+    email_folded: null,
+    created_at: NOW,
+    updated_at: NOW,
+  };
+}
+
 describe('SQLite group commit', { skip: !DIALECTS.includes('sqlite') }, () => {
   const file = join(tmpdir(), `facility-admin-group-commit-${process.pid}-${Date.now()}.db`);
   let database: Database;
@@ -117,6 +127,32 @@ describe('SQLite group commit', { skip: !DIALECTS.includes('sqlite') }, () => {
     // The connection is usable afterwards.
     await createInTransaction(facilityId, 'Later');
     assert.deepEqual(committedFirstNames(facilityId), ['Later']);
+  });
+
+  test('a write outside a transaction is committed when it returns, also after reads in the same turn', async () => {
+    const facilityId = ++facility;
+    await findMemberById(database.db, facilityId, 1);
+    await database.db.insertInto('members').values(memberColumns(facilityId, 'Direct')).execute();
+    assert.deepEqual(committedFirstNames(facilityId), ['Direct']);
+  });
+
+  test('reads in a later turn see what another connection committed', async () => {
+    const facilityId = ++facility;
+    const other = new SQLite(file);
+    try {
+      const before = await findMemberById(database.db, facilityId, 1);
+      assert.equal(before, undefined);
+      const { lastInsertRowid } = other
+        .prepare(
+          'insert into members (facility_id, first_name, role, status, joined_on, status_changed_at, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(facilityId, 'Elsewhere', 'member', 'active', '2026-11-22', NOW, NOW, NOW);
+      await new Promise((resolve) => setImmediate(resolve));
+      const after = await findMemberById(database.db, facilityId, Number(lastInsertRowid));
+      assert.equal(after?.first_name, 'Elsewhere');
+    } finally {
+      other.close();
+    }
   });
 
   /** Starts a create and resumes once its insert ran: its transaction has not committed yet. */

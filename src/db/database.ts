@@ -6,7 +6,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, type LogConfig, PostgresDialect, type PostgresPoolClient, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseSchema } from './schema.js';
-import { groupCommitSqliteDialect } from './sqlite-driver.js';
+import { groupCommitSqliteDialect } from './sqlite-dialect.js';
 
 export type Db = Kysely<DatabaseSchema>;
 export type Trx = Transaction<DatabaseSchema>;

@@ -1,7 +1,7 @@
 import type { Compilable, CompiledQuery } from 'kysely';
 import type { Db, DialectName, Executor } from './database.js';
 import { dialectOf } from './dialect.js';
-import { GroupCommitSqliteAdapter } from './sqlite-driver.js';
+import { GroupCommitSqliteAdapter } from './sqlite-dialect.js';
 
 /** Stands in for a value while a prepared query is compiled; replaced on every run. */
 class Parameter {

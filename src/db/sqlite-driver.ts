@@ -1,57 +1,43 @@
 import type SQLite from 'better-sqlite3';
-import {
-  type CompiledQuery,
-  type DatabaseConnection,
-  type Dialect,
-  type Driver,
-  type QueryResult,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-} from 'kysely';
-
-// biome-ignore lint/suspicious/noExplicitAny: the introspector works on any Kysely instance
-type AnyKysely = import('kysely').Kysely<any>;
+import type { CompiledQuery, DatabaseConnection, Driver, QueryResult } from 'kysely';
+import { ConnectionMutex, type Outcome, openOutcome } from './connection-mutex.js';
 
 export type QueryListener = (sql: string, parameters: readonly unknown[]) => void;
-
-/** Write transactions that run in one event-loop turn, committed together. */
-interface Batch {
-  committed: Promise<void>;
-  resolve(): void;
-  reject(error: unknown): void;
-}
 
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * Kysely's driver for the one better-sqlite3 connection of a process, with
- * group commit. Each Kysely transaction runs as a savepoint of a shared
- * `BEGIN IMMEDIATE` transaction that is committed once, after every request
- * that arrived in the same event-loop turn has run its transaction
- * (setImmediate). A COMMIT writes every page it changed to the WAL; writes
- * that arrive together share those pages and that one write, which made a
- * create about a quarter cheaper. A transaction that fails rolls back to its
- * savepoint only, so it never touches the others.
+ * Kysely's driver for the one better-sqlite3 connection of a process. Work
+ * that arrives in one turn of the event loop shares SQLite transactions,
+ * which end when the turn does (setImmediate):
  *
- * Nothing is acknowledged early: a transaction's caller resumes only once the
- * shared COMMIT has succeeded (releaseConnection waits for it), and a failed
- * COMMIT fails every transaction of the batch. Transactions that fail on
- * their own also wait, because they may have decided from the batch's data. A
- * query outside a transaction first commits the open batch, so it never reads
- * data that is not yet committed.
+ * - Group commit. Each Kysely transaction runs as a savepoint of one shared
+ *   `BEGIN IMMEDIATE` transaction, committed once. A COMMIT writes every page
+ *   it changed to the WAL; writes that arrive together share those pages and
+ *   that one write. A transaction that fails rolls back to its savepoint
+ *   only. Nothing is acknowledged early: a transaction's caller resumes only
+ *   once the shared COMMIT has succeeded (releaseConnection waits for it), and
+ *   a failed COMMIT fails every transaction of the batch. Transactions that
+ *   fail on their own wait too, as they may have decided from the batch's data.
+ * - Shared reads. Read-only statements outside a transaction share one read
+ *   transaction: SQLite then takes its WAL read lock (file locks and a stat)
+ *   once per turn instead of once per statement. They see the database as it
+ *   was at the turn's first read, plus nothing uncommitted: a read first
+ *   commits an open batch, and a write first ends the shared read.
  */
 export class GroupCommitSqliteDriver implements Driver {
   readonly #sqlite: SQLite.Database;
   readonly #onQuery: QueryListener | undefined;
   readonly #statements = new Map<string, SQLite.Statement>();
   readonly #connection: DatabaseConnection;
-  #locked = false;
-  readonly #waiting: (() => void)[] = [];
-  #batch: Batch | undefined;
+  readonly #mutex = new ConnectionMutex();
+  /** What SQLite transaction is open: none, the turn's shared read, or a batch of writes. */
+  #mode: 'idle' | 'reading' | 'writing' = 'idle';
+  #batch: Outcome | undefined;
+  #endOfTurnScheduled = false;
   #inTransaction = false;
   /** The batch that the connection's current holder ran a transaction in. */
-  #holderBatch: Batch | undefined;
+  #holderBatch: Outcome | undefined;
 
   constructor(sqlite: SQLite.Database, onQuery?: QueryListener) {
     this.#sqlite = sqlite;
@@ -65,23 +51,24 @@ export class GroupCommitSqliteDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    if (this.#locked) await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    this.#locked = true;
+    await this.#mutex.lock();
     return this.#connection;
   }
 
   async releaseConnection(): Promise<void> {
     const batch = this.#holderBatch;
     this.#holderBatch = undefined;
-    this.#unlock();
-    if (batch) await batch.committed;
+    this.#mutex.unlock();
+    if (batch) await batch.settled;
   }
 
   async beginTransaction(): Promise<void> {
-    if (this.#batch === undefined) {
+    if (this.#mode === 'reading') this.#endRead();
+    if (this.#mode === 'idle') {
       this.#run('begin immediate');
-      this.#batch = openBatch();
-      setImmediate(() => void this.#commitWhenFree());
+      this.#mode = 'writing';
+      this.#batch = openOutcome();
+      this.#scheduleEndOfTurn();
     }
     this.#run('savepoint request');
     this.#inTransaction = true;
@@ -102,7 +89,7 @@ export class GroupCommitSqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    this.#commitBatch();
+    this.#endTurn();
     this.#sqlite.close();
   }
 
@@ -114,20 +101,27 @@ export class GroupCommitSqliteDriver implements Driver {
    * another caller; the query must then take its turn through Kysely.
    */
   executeNow<R>(query: CompiledQuery<R>, ownsConnection: boolean): QueryResult<R> | undefined {
-    if (!ownsConnection && this.#locked) return undefined;
+    if (!ownsConnection && this.#mutex.locked) return undefined;
     return this.#execute(query);
   }
 
-  /** PRAGMA data_version: moves when another connection commits. Reads no table, so it commits nothing. */
+  /**
+   * PRAGMA data_version: moves when another connection commits. It reads no
+   * table, so it runs in whatever transaction is open and commits nothing.
+   */
   dataVersion(): number {
+    if (this.#mode === 'idle') this.#enterRead();
     return this.#statement('pragma data_version').pluck().get() as number;
   }
 
   #execute<R>(query: CompiledQuery<R>): QueryResult<R> {
-    if (!this.#inTransaction) this.#commitBatch();
     const { sql, parameters } = query;
-    this.#onQuery?.(sql, parameters);
     const statement = this.#statement(sql);
+    if (!this.#inTransaction) {
+      if (statement.readonly) this.#enterRead();
+      else this.#endTurn();
+    }
+    this.#onQuery?.(sql, parameters);
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
@@ -152,74 +146,70 @@ export class GroupCommitSqliteDriver implements Driver {
     this.#statement(sql).run();
   }
 
-  #unlock(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#locked = false;
+  /** A read outside a transaction: it joins the turn's read transaction, after the batch is committed. */
+  #enterRead(): void {
+    if (this.#mode === 'writing') this.#commitBatch();
+    if (this.#mode === 'idle') {
+      this.#run('begin');
+      this.#mode = 'reading';
+      this.#scheduleEndOfTurn();
+    }
   }
 
-  /** The end of the turn: commit once no transaction is running. */
+  #scheduleEndOfTurn(): void {
+    if (this.#endOfTurnScheduled) return;
+    this.#endOfTurnScheduled = true;
+    setImmediate(() => {
+      this.#endOfTurnScheduled = false;
+      if (this.#mode === 'reading') this.#endRead();
+      else if (this.#mode === 'writing') void this.#commitWhenFree();
+    });
+  }
+
+  /** Leaves the connection with no transaction open: before a write outside a transaction, or on close. */
+  #endTurn(): void {
+    if (this.#mode === 'reading') this.#endRead();
+    else if (this.#mode === 'writing') this.#commitBatch();
+  }
+
+  #endRead(): void {
+    this.#mode = 'idle';
+    if (this.#sqlite.inTransaction) this.#run('commit');
+  }
+
+  /** Commits the batch once no transaction is running. */
   async #commitWhenFree(): Promise<void> {
-    if (this.#batch === undefined) return;
-    await this.acquireConnection();
+    await this.#mutex.lock();
     try {
-      this.#commitBatch();
+      if (this.#mode === 'writing') this.#commitBatch();
     } finally {
-      this.#unlock();
+      this.#mutex.unlock();
     }
   }
 
   #commitBatch(): void {
     const batch = this.#batch;
-    if (batch === undefined) return;
     this.#batch = undefined;
+    this.#mode = 'idle';
     try {
       this.#run('commit');
-      batch.resolve();
+      batch?.resolve();
     } catch (error) {
       if (this.#sqlite.inTransaction) this.#run('rollback');
-      batch.reject(error);
+      batch?.reject(error);
     }
   }
 
   #failBatch(error: Error): void {
     const batch = this.#batch;
     this.#batch = undefined;
+    this.#mode = 'idle';
     if (this.#sqlite.inTransaction) this.#run('rollback');
     batch?.reject(error);
   }
 }
 
-function openBatch(): Batch {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const committed = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // A batch whose transactions have all resumed may fail with nobody waiting.
-  committed.catch(() => {});
-  return { committed, resolve, reject };
-}
-
 // biome-ignore lint/correctness/useYield: SQLite streaming is not used by the service
 async function* unsupported(): AsyncIterableIterator<never> {
   throw new Error('streaming queries are not supported');
-}
-
-/** The adapter of one database: it carries that database's driver, for executeNow. */
-export class GroupCommitSqliteAdapter extends SqliteAdapter {
-  constructor(readonly driver: GroupCommitSqliteDriver) {
-    super();
-  }
-}
-
-export function groupCommitSqliteDialect(sqlite: SQLite.Database, onQuery?: QueryListener): Dialect {
-  const driver = new GroupCommitSqliteDriver(sqlite, onQuery);
-  return {
-    createDriver: () => driver,
-    createAdapter: () => new GroupCommitSqliteAdapter(driver),
-    createQueryCompiler: () => new SqliteQueryCompiler(),
-    createIntrospector: (db: AnyKysely) => new SqliteIntrospector(db),
-  };
 }
