@@ -360,6 +360,25 @@ describeEachDialect('HTTP rules', (api) => {
 
   // --- request ids -------------------------------------------------------------
 
+  test('every answer, success or problem, carries the API security headers', async () => {
+    const facility = api.newFacility();
+    const created = await api.post(`/admin/facilities/${facility}/plans`, { name: 'Headers' });
+    const answers = [
+      created,
+      await api.get(`/admin/facilities/${facility}/plans/${created.body.id}`),
+      await api.get(`/admin/facilities/${facility}/plans/999999`),
+      await api.get('/no/such/route'),
+      await api.get('/healthz'),
+    ];
+    for (const answer of answers) {
+      assert.equal(answer.headers['cache-control'], 'no-store');
+      assert.equal(answer.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'");
+      assert.equal(answer.headers['strict-transport-security'], 'max-age=31536000; includeSubDomains');
+      assert.equal(answer.headers['x-content-type-options'], 'nosniff');
+      assert.equal(answer.headers['x-frame-options'], 'DENY');
+    }
+  });
+
   test('a valid X-Request-Id is echoed on success and on every kind of error', async () => {
     const facility = api.newFacility();
     const id = 'Abc.def_123-XYZ';
