@@ -10,7 +10,7 @@ import { GroupCommitSqliteAdapter } from './sqlite-dialect.js';
  */
 export interface ChangeCounter {
   /** The current generation, or undefined when changes cannot be seen (keep nothing). */
-  generation(): Promise<number | undefined>;
+  generation(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -29,7 +29,7 @@ const RECONNECT_AFTER_MS = 1000;
 export function openChangeCounter(database: Database, channel: string): ChangeCounter {
   const adapter = database.db.getExecutor().adapter;
   if (adapter instanceof GroupCommitSqliteAdapter) {
-    return { generation: async () => adapter.driver.dataVersion(), close: async () => {} };
+    return { generation: () => adapter.driver.dataVersion(), close: async () => {} };
   }
   if (!database.newClient) throw new Error('PostgreSQL database without a client factory');
   return listenForChanges(database.newClient, channel);
@@ -77,7 +77,7 @@ function listenForChanges(connect: () => pg.Client, channel: string): ChangeCoun
   void start();
 
   return {
-    generation: async () => (listening ? generation : undefined),
+    generation: () => (listening ? generation : undefined),
     close: async () => {
       closed = true;
       clearTimeout(retry);

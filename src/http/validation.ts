@@ -43,20 +43,25 @@ export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
     const validate = ajv.compile(schema);
     if (httpPart === 'body') {
       return (data: unknown) => {
-        const errors = [...(validate(data) ? [] : (validate.errors ?? [])), ...nulCharacterErrors(data, '')];
-        if (errors.length === 0) return { value: data };
-        return { error: Object.assign(new Error('validation failed'), { validation: errors }) };
+        const valid = validate(data);
+        const nul = nulCharacterErrors(data, '');
+        if (valid && nul.length === 0) return { value: data };
+        return { error: validationError([...(valid ? [] : (validate.errors ?? [])), ...nul]) };
       };
     }
     const properties = schema.properties ?? {};
     return (data: unknown) => {
       const converted = convertParameters(data, properties);
-      const errors = validate(converted) ? [] : [...(validate.errors ?? [])];
-      errors.push(...nulCharacterErrors(converted, ''));
-      if (errors.length === 0) return { value: converted };
-      return { error: Object.assign(new Error('validation failed'), { validation: errors }) };
+      const valid = validate(converted);
+      const nul = nulCharacterErrors(converted, '');
+      if (valid && nul.length === 0) return { value: converted };
+      return { error: validationError([...(valid ? [] : (validate.errors ?? [])), ...nul]) };
     };
   };
+}
+
+function validationError(errors: ErrorObject[]) {
+  return Object.assign(new Error('validation failed'), { validation: errors });
 }
 
 /**
@@ -65,7 +70,7 @@ export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
  */
 function nulCharacterErrors(value: unknown, pointer: string): ErrorObject[] {
   if (typeof value === 'string') {
-    if (!value.includes('\u0000')) return [];
+    if (!value.includes('\u0000')) return NO_ERRORS;
     return [
       {
         keyword: 'nul',
@@ -76,18 +81,26 @@ function nulCharacterErrors(value: unknown, pointer: string): ErrorObject[] {
       },
     ];
   }
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, item]) => {
+  if (value === null || typeof value !== 'object') return NO_ERRORS;
+  let errors = NO_ERRORS;
+  for (const key in value) {
     const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    return key.includes('\u0000') ? nulCharacterErrors(key, at) : nulCharacterErrors(item, at);
-  });
+    const found = key.includes('\u0000')
+      ? nulCharacterErrors(key, at)
+      : nulCharacterErrors((value as Record<string, unknown>)[key], at);
+    if (found.length > 0) errors = [...errors, ...found];
+  }
+  return errors;
 }
+
+/** Shared by every clean value: most requests have no NUL anywhere. */
+const NO_ERRORS: ErrorObject[] = [];
 
 function convertParameters(data: unknown, properties: Record<string, JsonSchema>): unknown {
   if (data === null || typeof data !== 'object') return data;
   const converted: Record<string, unknown> = {};
-  for (const [name, raw] of Object.entries(data)) {
-    converted[name] = convertParameter(raw, properties[name]?.type);
+  for (const name in data) {
+    converted[name] = convertParameter((data as Record<string, unknown>)[name], properties[name]?.type);
   }
   return converted;
 }

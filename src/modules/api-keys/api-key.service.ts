@@ -41,10 +41,11 @@ const MAX_VERIFIED_KEYS = 10_000;
 const MAX_TRUST_MS = 60_000;
 
 /**
- * Verifies presented secrets. A verified key is kept in memory and trusted
- * while `changes` says no connection has changed the keys since it was read,
- * so a request costs no key lookup and a revocation still applies on the next
- * request (with PostgreSQL, as soon as the notification arrives: milliseconds).
+ * Verifies presented secrets. A verified key is kept in memory, by its
+ * secret, and trusted while `changes` says no connection has changed the keys
+ * since it was read, so a request costs neither a hash nor a key lookup, and
+ * a revocation still applies at once (SQLite: from the next turn of the event
+ * loop; PostgreSQL: as soon as the notification arrives, milliseconds).
  * Unknown and revoked keys are never kept: they take the same path and the
  * same answer; the stored hash is compared in constant time.
  */
@@ -53,18 +54,18 @@ export function createKeyVerifier(db: Executor, changes: ChangeCounter, adminApi
   const verified = new Map<string, { principal: Principal; generation: number; until: number }>();
 
   return async function principalFor(secret: string): Promise<Principal | undefined> {
+    const generation = changes.generation();
+    const known = verified.get(secret);
+    const now = Date.now();
+    if (known !== undefined && known.generation === generation && now < known.until) return known.principal;
     if (!isWellFormedSecret(secret) && adminSecretHash === undefined) return undefined;
     const presentedHash = hashSecret(secret);
     const presented = Buffer.from(presentedHash, 'hex');
     if (adminSecretHash && timingSafeEqual(presented, adminSecretHash)) return ADMIN_PRINCIPAL;
-    const generation = await changes.generation();
-    const known = verified.get(presentedHash);
-    const now = Date.now();
-    if (known !== undefined && known.generation === generation && now < known.until) return known.principal;
     const principal = await findPrincipal(db, presentedHash, presented);
     if (principal && generation !== undefined) {
       if (verified.size >= MAX_VERIFIED_KEYS) verified.clear();
-      verified.set(presentedHash, { principal, generation, until: now + MAX_TRUST_MS });
+      verified.set(secret, { principal, generation, until: now + MAX_TRUST_MS });
     }
     return principal;
   };

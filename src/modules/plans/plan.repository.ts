@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
+import { type ParameterFunction, prepareQuery } from '../../db/prepared-query.js';
 import type { PlansTable } from '../../db/schema.js';
 import type { Plan } from './plan.schemas.js';
 
@@ -46,21 +47,33 @@ export interface PlanRecord {
   entitlementsVersion: number;
 }
 
+type PlanKey = { id: number; facilityId: number };
+
+const planById = (db: Db, param: ParameterFunction<PlanKey>) =>
+  db
+    .selectFrom('plans')
+    .selectAll()
+    .where('id', '=', param('id'))
+    .where('facility_id', '=', param('facilityId'));
+
+/** Plan reads are hot (a plan by id, every entitlement request): compiled once (prepareQuery). */
+const selectPlanById = prepareQuery<PlanKey, PlanRow>(planById);
+
+// On PostgreSQL the row lock serializes writers that check the plan
+// (capacity, archived) before writing; SQLite transactions are serial already.
+const selectPlanByIdForUpdate = prepareQuery<PlanKey, PlanRow>((db, param) =>
+  planById(db, param).forUpdate(),
+);
+
 export async function findPlanRecordById(
   db: Executor,
   facilityId: number,
   planId: number,
   options: { lock?: boolean } = {},
 ): Promise<PlanRecord | undefined> {
-  const row = await db
-    .selectFrom('plans')
-    .selectAll()
-    .where('id', '=', planId)
-    .where('facility_id', '=', facilityId)
-    // On PostgreSQL the row lock serializes writers that check the plan
-    // (capacity, archived) before writing; SQLite transactions are serial already.
-    .$if(options.lock === true && dialectOf(db) === 'postgres', (qb) => qb.forUpdate())
-    .executeTakeFirst();
+  const select =
+    options.lock === true && dialectOf(db) === 'postgres' ? selectPlanByIdForUpdate : selectPlanById;
+  const [row] = await select(db, { id: planId, facilityId });
   return row && { plan: toPlan(row), entitlementsVersion: row.entitlements_version };
 }
 
