@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
@@ -124,6 +125,20 @@ test('every answered request is logged, in whole lines, even when SIGTERM comes 
     const ids = logged.filter((line) => line.msg === 'request').map((line) => String(line.reqId));
     assert.ok(answered > 0);
     assert.equal(new Set(ids.filter((id) => id.startsWith('flush-'))).size, answered);
+  } finally {
+    await service.kill('SIGKILL');
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  }
+});
+
+test("with little traffic a request's log line is written within seconds, not held back for a batch", async () => {
+  const file = `/tmp/facility-admin-log-quiet-${process.pid}.db`;
+  const service = await startService(`sqlite:${file}`, { env: { LOG_LEVEL: 'info' } });
+  try {
+    await fetch(`${service.baseUrl}/healthz`, { headers: { 'x-request-id': 'quiet-1' } });
+    const deadline = Date.now() + 5000;
+    while (!service.output().includes('"reqId":"quiet-1"') && Date.now() < deadline) await sleep(50);
+    assert.match(service.output(), /"reqId":"quiet-1"/);
   } finally {
     await service.kill('SIGKILL');
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });

@@ -2,6 +2,14 @@ import pino from 'pino';
 
 /** Linux's PIPE_BUF: a write of at most this many bytes to a pipe is never split. */
 const ATOMIC_PIPE_WRITE_BYTES = 4096;
+/**
+ * Lines are written once this much has gathered: one write (a trip to the
+ * thread pool and back) then carries a dozen lines. Writing each line as it
+ * came cost about 3.5 µs of a 48 µs point read.
+ */
+const WRITE_AFTER_BYTES = 3072;
+/** With little traffic, lines wait at most this long before they are written. */
+const WRITE_AT_LEAST_EVERY_MS = 1000;
 /** What a log reader that stops reading may cost in memory before lines are dropped. */
 const MAX_PENDING_LOG_BYTES = 8 * 1024 * 1024;
 
@@ -27,6 +35,8 @@ export function openLogDestination(): LogDestination {
     sync: false,
     maxWrite: ATOMIC_PIPE_WRITE_BYTES,
     maxLength: MAX_PENDING_LOG_BYTES,
+    minLength: WRITE_AFTER_BYTES,
+    periodicFlush: WRITE_AT_LEAST_EVERY_MS,
   });
   let dropped = 0;
   stream.on('drop', () => {
