@@ -1,6 +1,7 @@
 import type { Compilable, CompiledQuery } from 'kysely';
 import type { Db, DialectName, Executor } from './database.js';
 import { dialectOf } from './dialect.js';
+import { PooledPostgresAdapter } from './postgres-dialect.js';
 import { GroupCommitSqliteAdapter } from './sqlite-dialect.js';
 
 /** Stands in for a value while a prepared query is compiled; replaced on every run. */
@@ -20,8 +21,8 @@ interface Compiled<R> {
  * A query built with Kysely once and compiled once per dialect, then run with
  * new values: the hot reads (a member, a plan, a policy, an API key) skip
  * Kysely's per-call build and compile, which costs more than the read itself.
- * Runs on the database or a transaction like any repository query, and goes
- * through the same connection, prepared-statement cache and query log.
+ * Runs on the database or a transaction like any repository query, with the
+ * same connections, prepared statements and query log.
  * (kysely-params does this too, but pins its own, older Kysely.)
  */
 export function prepareQuery<P extends Record<string, unknown>, R>(
@@ -44,12 +45,15 @@ export function prepareQuery<P extends Record<string, unknown>, R>(
       return name === undefined ? value : parameters[name];
     });
     const compiledWithValues: CompiledQuery<R> = { ...query, parameters: values };
-    // On SQLite the statement runs at once when the connection is free (or
-    // is this transaction's): Kysely's executor costs more than a point read.
+    // Kysely's executor costs more than a point read. On SQLite the statement
+    // runs at once when the connection is free (or is this transaction's);
+    // on PostgreSQL a query outside a transaction goes straight to the pool.
     const adapter = db.getExecutor().adapter;
     if (adapter instanceof GroupCommitSqliteAdapter) {
       const result = adapter.driver.executeNow(compiledWithValues, db.isTransaction);
       if (result !== undefined) return result.rows;
+    } else if (adapter instanceof PooledPostgresAdapter && !db.isTransaction) {
+      return adapter.executeNow(compiledWithValues);
     }
     return (await db.executeQuery<R>(compiledWithValues)).rows;
   };
