@@ -1,8 +1,9 @@
 /**
  * Drives one scenario against a server and returns requests/s, p50, p99 and
- * errors. Uses wrk (C, light on the shared CPU) when it is installed, else
- * autocannon. Both replay the same pre-generated list of requests; a
- * `chain` scenario follows next_cursor from each answer for up to 10 pages.
+ * errors, after an unmeasured warm-up of the same load. Uses wrk (C, light on
+ * the shared CPU) when it is installed, else autocannon. Both replay the same
+ * pre-generated list of requests; a `chain` scenario follows next_cursor from
+ * each answer for up to 10 pages.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -27,6 +28,8 @@ export interface LoadOptions {
   headers: Record<string, string>;
   connections: number;
   duration: number;
+  /** Seconds of the same load, not measured, before the measured run. */
+  warmup: number;
   /** Path to page through with next_cursor (walk scenarios). */
   chain?: string;
 }
@@ -42,7 +45,9 @@ export const loadGenerator = (() => {
 })();
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  return loadGenerator === 'wrk' ? runWrk(options) : runAutocannon(options);
+  const run = loadGenerator === 'wrk' ? runWrk : runAutocannon;
+  if (options.warmup > 0) await run({ ...options, duration: options.warmup });
+  return run(options);
 }
 
 const WRK_SCRIPT = `

@@ -1,0 +1,92 @@
+/** The benchmark's scenarios: each plans one request at a time from the seeded data. */
+import type { PlannedRequest } from './load.js';
+import { LARGE_FACILITY, type Seeded } from './seed.js';
+
+export interface Scenario {
+  name: string;
+  /** Reads are compared with the floor. */
+  read: boolean;
+  plan: (seeded: Seeded) => PlannedRequest;
+  /** Path to page through with next_cursor (walk scenarios). */
+  chain?: string;
+}
+
+const rand = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
+const cursorAfter = (id: number) => Buffer.from(`id:${Math.max(id, 0)}`).toString('base64url');
+const F = `/admin/facilities/${LARGE_FACILITY}`;
+const member = (s: Seeded) => rand(...s.memberIdRange);
+const plan = (s: Seeded) => rand(...s.planIdRange);
+const get = (path: string): PlannedRequest => ({ method: 'GET', path });
+
+/** The floor's one request: the same member rows, by primary key. */
+export const FLOOR: Scenario = { name: 'floor', read: true, plan: (s) => get(`/members/${member(s)}`) };
+
+export const GET_MEMBER: Scenario = {
+  name: 'GET one member',
+  read: true,
+  plan: (s) => get(`${F}/members/${member(s)}`),
+};
+
+export const SCENARIOS: Scenario[] = [
+  GET_MEMBER,
+  { name: 'GET one plan', read: true, plan: (s) => get(`${F}/plans/${plan(s)}`) },
+  {
+    name: 'list 100 members, any page',
+    read: true,
+    plan: (s) => get(`${F}/members?cursor=${cursorAfter(member(s) - 100)}`),
+  },
+  {
+    name: 'list 100 members, any page, 1,000-member facility',
+    read: true,
+    plan: (s) => {
+      const [first, last] = s.smallMemberIdRange;
+      return get(
+        `/admin/facilities/${s.smallFacilities[0]}/members?cursor=${cursorAfter(rand(first, last - 99) - 1)}`,
+      );
+    },
+  },
+  {
+    name: 'list 100, status + role filter',
+    read: true,
+    plan: (s) => get(`${F}/members?status=active,frozen&role=member&cursor=${cursorAfter(member(s) - 1000)}`),
+  },
+  {
+    name: 'list 100, q search',
+    read: true,
+    plan: (s) => get(`${F}/members?q=surname1&cursor=${cursorAfter(member(s) - 1000)}`),
+  },
+  {
+    name: 'walk 10 pages with the cursor (per page)',
+    read: true,
+    plan: (s) => get(`${F}/members?cursor=${cursorAfter(member(s) - 2000)}`),
+    chain: `${F}/members`,
+  },
+  { name: 'GET policy', read: true, plan: () => get(`${F}/policy`) },
+  {
+    name: 'POST member',
+    read: false,
+    plan: (s) => ({
+      method: 'POST',
+      path: `/admin/facilities/${s.smallFacilities[rand(1, s.smallFacilities.length - 1)]}/members`,
+      body: JSON.stringify({ first_name: 'Bench', last_name: `Runner${rand(1, 1e9)}` }),
+    }),
+  },
+  {
+    name: 'PATCH member',
+    read: false,
+    plan: (s) => ({
+      method: 'PATCH',
+      path: `${F}/members/${member(s)}`,
+      body: JSON.stringify({ notes: `n${rand(1, 1e9)}` }),
+    }),
+  },
+  {
+    name: 'PUT entitlement',
+    read: false,
+    plan: (s) => ({
+      method: 'PUT',
+      path: `${F}/plans/${plan(s)}/entitlements/bench_${rand(1, 20)}`,
+      body: JSON.stringify({ value: rand(1, 1e6) }),
+    }),
+  },
+];
