@@ -37,16 +37,26 @@ export function registerAuthentication(
   principalFor: ReturnType<typeof createKeyVerifier>,
 ): void {
   app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     if (config.authMode === 'none') {
       request.principal = EVERYONE;
-      return;
+      return done();
     }
+    const admit = (principal: Principal | undefined) => {
+      if (!principal) return done(unauthenticated());
+      request.principal = principal;
+      try {
+        authorize(request, principal);
+      } catch (error) {
+        return done(error as AppError);
+      }
+      done();
+    };
     const secret = bearerToken(request);
-    const principal = secret === undefined ? undefined : await principalFor(secret);
-    if (!principal) throw unauthenticated();
-    request.principal = principal;
-    authorize(request, principal);
+    const principal = secret === undefined ? undefined : principalFor(secret);
+    // A key verified before answers at once; only a lookup waits.
+    if (principal instanceof Promise) principal.then(admit, done);
+    else admit(principal);
   });
 }
 

@@ -18,15 +18,10 @@ export function registerMetrics(
   const { pool, droppedLogLines } = sources;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route and status',
-    labelNames: ['method', 'route', 'status'],
-    registers: [registry],
-  });
+  // Its _count series counts the requests: a separate counter would double the work per request.
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method, route and status',
+    help: 'Time to answer an HTTP request, by method, route and status (_count: requests answered)',
     labelNames: ['method', 'route', 'status'],
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
@@ -63,7 +58,6 @@ export function registerMetrics(
       route: request.routeOptions.url ?? 'unmatched',
       status: reply.statusCode,
     };
-    requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
     done();
   });

@@ -53,7 +53,8 @@ export function createKeyVerifier(db: Executor, changes: ChangeCounter, adminApi
   const adminSecretHash = adminApiKey ? Buffer.from(hashSecret(adminApiKey), 'hex') : undefined;
   const verified = new Map<string, { principal: Principal; generation: number; until: number }>();
 
-  return async function principalFor(secret: string): Promise<Principal | undefined> {
+  /** The key's principal: at once when it was verified before, else after a lookup. */
+  return function principalFor(secret: string): Principal | undefined | Promise<Principal | undefined> {
     const generation = changes.generation();
     const known = verified.get(secret);
     const now = Date.now();
@@ -62,12 +63,13 @@ export function createKeyVerifier(db: Executor, changes: ChangeCounter, adminApi
     const presentedHash = hashSecret(secret);
     const presented = Buffer.from(presentedHash, 'hex');
     if (adminSecretHash && timingSafeEqual(presented, adminSecretHash)) return ADMIN_PRINCIPAL;
-    const principal = await findPrincipal(db, presentedHash, presented);
-    if (principal && generation !== undefined) {
-      if (verified.size >= MAX_VERIFIED_KEYS) verified.clear();
-      verified.set(secret, { principal, generation, until: now + MAX_TRUST_MS });
-    }
-    return principal;
+    return findPrincipal(db, presentedHash, presented).then((principal) => {
+      if (principal && generation !== undefined) {
+        if (verified.size >= MAX_VERIFIED_KEYS) verified.clear();
+        verified.set(secret, { principal, generation, until: now + MAX_TRUST_MS });
+      }
+      return principal;
+    });
   };
 }
 
