@@ -15,7 +15,7 @@ import { registerNotFoundHandler } from './http/not-found.js';
 import { openApiOptions } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { registerRequestIdHeader, requestIdFor } from './http/request-id.js';
-import { registerRequestLog } from './http/request-log.js';
+import { lazyRequestLogger, registerRequestLog } from './http/request-log.js';
 import { Problem } from './http/schemas.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { createValidatorCompiler } from './http/validation.js';
@@ -56,6 +56,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     requestIdHeader: false,
     // One line per request is written by registerRequestLog instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     // Long ids must reach validation (400), not fall through to 404.
     // /plans/ is /plans, not a plan with an empty id.
     routerOptions: { maxParamLength: 1000, ignoreTrailingSlash: true },

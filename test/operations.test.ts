@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
@@ -95,6 +96,37 @@ test('one log line per request with request id, route, status, latency and key i
   assert.equal(typeof line.ms, 'number');
   assert.equal(line.key_id, key.id);
   assert.equal(JSON.stringify(lines).includes(secret), false);
+});
+
+test('an unexpected failure is logged once as an error with the request id and stack, never sent', async () => {
+  const failing = openDatabase('sqlite::memory:');
+  const broken = await buildApp(
+    { ...loadConfig({}), databaseUrl: 'sqlite::memory:', authMode: 'none' },
+    { database: failing, logger: { level: 'info', stream: logStream } },
+  );
+  try {
+    await sql`alter table members rename to members_elsewhere`.execute(broken.db);
+    lines.length = 0;
+    const response = await broken.inject({
+      url: '/admin/facilities/4/members/1',
+      headers: { 'x-request-id': 'fails-1' },
+    });
+    assert.equal(response.statusCode, 500);
+    assert.equal(response.json().code, 'internal_error');
+    assert.doesNotMatch(response.body, /no such table|sqlite|members_elsewhere|\.ts:\d/i);
+    const logged = lines.filter((line) => line.reqId === 'fails-1');
+    assert.deepEqual(
+      logged.map((line) => [line.level, line.msg]),
+      [
+        [50, 'unexpected failure'],
+        [30, 'request'],
+      ],
+    );
+    assert.match(String((logged[0].err as { stack: string }).stack), /no such table: members/);
+  } finally {
+    await broken.close();
+    await failing.close();
+  }
 });
 
 test('SIGTERM stops the service gracefully: exit code 0, the port closed, the first key printed once', async () => {
