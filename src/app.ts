@@ -14,10 +14,10 @@ import { registerMetrics } from './http/metrics.js';
 import { registerNotFoundHandler } from './http/not-found.js';
 import { openApiOptions } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
-import { registerRequestIdHeader, requestIdFor } from './http/request-id.js';
+import { requestIdFor } from './http/request-id.js';
 import { lazyRequestLogger, registerRequestLog } from './http/request-log.js';
+import { registerResponseHeaders } from './http/response-headers.js';
 import { Problem } from './http/schemas.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { createKeyVerifier } from './modules/api-keys/api-key.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -74,12 +74,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerJsonBodyParser(app);
   app.setValidatorCompiler(createValidatorCompiler());
   app.addSchema(Problem);
-  registerRequestIdHeader(app);
+  registerResponseHeaders(app);
   registerRequestLog(app);
   registerErrorHandler(app);
   registerNotFoundHandler(app);
 
-  registerSecurityHeaders(app);
   await app.register(swagger, openApiOptions(config));
   await app.register(
     async (scoped) => {

@@ -17,8 +17,10 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 } as const;
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (_request, reply, done) => {
+/** What every response carries, set in one hook: its X-Request-Id and the security headers. */
+export function registerResponseHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
     reply.headers(SECURITY_HEADERS);
     done();
   });
