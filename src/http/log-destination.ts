@@ -28,19 +28,28 @@ export interface LogDestination {
  * requests: lines wait in memory up to 8 MB, then are dropped and counted
  * (log_lines_dropped_total). Pending lines are written when the process exits
  * (pino flushes its asynchronous destinations on exit).
+ *
+ * Lines reach the destination as Buffers. With strings, sonic-boom measures
+ * the whole pending batch again for every line it appends, which copies up
+ * to 4 KB per line (a tenth of the memory a point read allocates).
  */
 export function openLogDestination(): LogDestination {
-  const stream = pino.destination({
+  const destination = pino.destination({
     dest: 1,
     sync: false,
+    contentMode: 'buffer',
     maxWrite: ATOMIC_PIPE_WRITE_BYTES,
     maxLength: MAX_PENDING_LOG_BYTES,
     minLength: WRITE_AFTER_BYTES,
     periodicFlush: WRITE_AT_LEAST_EVERY_MS,
   });
   let dropped = 0;
-  stream.on('drop', () => {
+  destination.on('drop', () => {
     dropped++;
   });
+  const stream: pino.DestinationStream = {
+    // sonic-boom's buffer mode takes Buffers; its type declares strings only.
+    write: (line) => destination.write(Buffer.from(line) as unknown as string),
+  };
   return { stream, droppedLines: () => dropped };
 }
