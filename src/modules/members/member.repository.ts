@@ -18,10 +18,30 @@ export interface MemberFilter {
   limit: number;
 }
 
-export function toMember(row: MemberRow): Member {
-  const { email_folded: _, ...member } = row;
-  return member as Member;
-}
+/**
+ * The columns of a member, in the order of its representation: every column
+ * but `email_folded`, which exists for the unique index. Reads select these,
+ * so a row is a Member as it is, with no copy.
+ */
+const MEMBER_COLUMNS = [
+  'id',
+  'facility_id',
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'date_of_birth',
+  'sport_id',
+  'role',
+  'status',
+  'plan_id',
+  'joined_on',
+  'notes',
+  'status_changed_at',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const satisfies readonly (keyof Member & keyof MemberRow)[];
 
 /** The column the per-facility unique index on email reads. */
 const foldEmail = (email: string | null) => (email === null ? null : email.toLowerCase());
@@ -33,7 +53,7 @@ function toColumns(values: Partial<MemberValues>): Updateable<MembersTable> {
 type MemberColumns = Omit<MemberRow, 'id'>;
 
 /** Creates are the write that integrations burst: compiled once (prepareQuery). */
-const insertMemberQuery = prepareQuery<MemberColumns, MemberRow>((db, param) =>
+const insertMemberQuery = prepareQuery<MemberColumns, Member>((db, param) =>
   db
     .insertInto('members')
     .values({
@@ -55,7 +75,7 @@ const insertMemberQuery = prepareQuery<MemberColumns, MemberRow>((db, param) =>
       updated_at: param('updated_at'),
       deleted_at: param('deleted_at'),
     })
-    .returningAll(),
+    .returning(MEMBER_COLUMNS),
 );
 
 export async function insertMember(
@@ -71,7 +91,7 @@ export async function insertMember(
     created_at: now,
     updated_at: now,
   });
-  return toMember(row);
+  return row;
 }
 
 type MemberKey = { id: number; facilityId: number };
@@ -79,17 +99,17 @@ type MemberKey = { id: number; facilityId: number };
 const memberById = (db: Db, param: ParameterFunction<MemberKey>) =>
   db
     .selectFrom('members')
-    .selectAll()
+    .select(MEMBER_COLUMNS)
     .where('id', '=', param('id'))
     .where('facility_id', '=', param('facilityId'));
 
-const selectMemberById = prepareQuery<MemberKey, MemberRow>(memberById);
+const selectMemberById = prepareQuery<MemberKey, Member>(memberById);
 
 // On PostgreSQL two writes to one member must not both check the status it
 // had before either of them (two moves from active: to frozen and to
 // suspended). NO KEY UPDATE, like the UPDATE that follows, so that it does
 // not wait on the KEY SHARE locks that foreign key checks take.
-const selectMemberByIdForUpdate = prepareQuery<MemberKey, MemberRow>((db, param) =>
+const selectMemberByIdForUpdate = prepareQuery<MemberKey, Member>((db, param) =>
   memberById(db, param).forNoKeyUpdate(),
 );
 
@@ -101,8 +121,8 @@ export async function findMemberById(
 ): Promise<Member | undefined> {
   const select =
     options.lock === true && dialectOf(db) === 'postgres' ? selectMemberByIdForUpdate : selectMemberById;
-  const [row] = await select(db, { id: memberId, facilityId });
-  return row && toMember(row);
+  const [member] = await select(db, { id: memberId, facilityId });
+  return member;
 }
 
 /** LIKE pattern for a lower-cased substring, with the wildcard characters escaped. */
@@ -140,7 +160,7 @@ export async function listMembers(db: Executor, facilityId: number, filter: Memb
   const { statuses, roles, q } = filter;
   const rows = await db
     .selectFrom('members')
-    .selectAll()
+    .select(MEMBER_COLUMNS)
     .where('facility_id', '=', facilityId)
     .where('id', '>', filter.afterId)
     .$if(filter.sportId !== undefined, (qb) => qb.where('sport_id', '=', filter.sportId as number))
@@ -156,7 +176,7 @@ export async function listMembers(db: Executor, facilityId: number, filter: Memb
     .orderBy('id')
     .limit(filter.limit)
     .execute();
-  return rows.map(toMember);
+  return rows as Member[];
 }
 
 export async function updateMember(
@@ -169,9 +189,9 @@ export async function updateMember(
     .updateTable('members')
     .set({ ...toColumns(changes), updated_at: now })
     .where('id', '=', memberId)
-    .returningAll()
+    .returning(MEMBER_COLUMNS)
     .executeTakeFirstOrThrow();
-  return toMember(row);
+  return row as Member;
 }
 
 export async function deleteMemberById(db: Executor, memberId: number): Promise<void> {
