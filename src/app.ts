@@ -45,7 +45,7 @@ export interface BuildOptions {
 /** Builds the whole service from a config. The server, the CLI and the tests all start here. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const templates = loadTemplateCatalog(config.templatesFile);
-  const database = options.database ?? openDatabase(config.databaseUrl);
+  const database = options.database ?? openDatabase(config.databaseUrl, { checkpointInBackground: true });
   const ownsDatabase = options.database === undefined;
   await migrateToLatest(database.db);
 

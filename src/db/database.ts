@@ -5,6 +5,7 @@ import { Kysely, type LogConfig, type Transaction } from 'kysely';
 import type pg from 'pg';
 import { openPostgres } from './postgres-dialect.js';
 import type { DatabaseSchema } from './schema.js';
+import { SERVING_CONNECTION_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import { groupCommitSqliteDialect } from './sqlite-dialect.js';
 
 export type Db = Kysely<DatabaseSchema>;
@@ -34,14 +35,15 @@ export function parseDatabaseUrl(url: string): { dialect: DialectName; target: s
 export interface OpenOptions {
   /** Called with every query the data layer runs (tests count them). */
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /** SQLite file: checkpoint the WAL from a background thread (the serving process). */
+  checkpointInBackground?: boolean;
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const { dialect, target } = parseDatabaseUrl(url);
   if (dialect === 'sqlite') {
     // Each dialect reports every query itself, whichever way it runs.
-    const db = openSqlite(target, options.onQuery);
-    return { db, dialect, close: () => db.destroy() };
+    return openSqlite(target, options);
   }
   const { dialect: postgres, pool, newClient } = openPostgres(target, options.onQuery);
   const db = new Kysely<DatabaseSchema>({
@@ -63,7 +65,7 @@ function toKyselyLog(onQuery: NonNullable<OpenOptions['onQuery']>): LogConfig {
   };
 }
 
-function openSqlite(path: string, onQuery?: OpenOptions['onQuery']): Db {
+function openSqlite(path: string, options: OpenOptions): Database {
   const inMemory = path === ':memory:' || path === '';
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(inMemory ? ':memory:' : path);
@@ -73,5 +75,19 @@ function openSqlite(path: string, onQuery?: OpenOptions['onQuery']): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<DatabaseSchema>({ dialect: groupCommitSqliteDialect(sqlite, onQuery) });
+  const checkpointer =
+    !inMemory && options.checkpointInBackground
+      ? // Without the thread, the serving connection checkpoints by itself again.
+        startCheckpointer(path, () => sqlite.open && sqlite.pragma('wal_autocheckpoint = 1000'))
+      : undefined;
+  if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${SERVING_CONNECTION_AUTOCHECKPOINT_PAGES}`);
+  const db = new Kysely<DatabaseSchema>({ dialect: groupCommitSqliteDialect(sqlite, options.onQuery) });
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }

@@ -1,0 +1,87 @@
+/**
+ * SQLite WAL checkpoints from a background thread (src/db/sqlite-checkpointer.ts):
+ * the serving connection only appends to the WAL, and committed pages still
+ * reach the database file within moments. The database file's size shows
+ * it: pages are copied into it only by a checkpoint.
+ */
+import assert from 'node:assert/strict';
+import { rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { type Database, openDatabase } from '../src/db/database.js';
+import { DIALECTS } from './harness.js';
+
+const files: string[] = [];
+
+function databaseFile(name: string): string {
+  const file = join(tmpdir(), `facility-admin-checkpoint-${name}-${process.pid}.db`);
+  files.push(file);
+  return file;
+}
+
+/** About 2 MB of rows in 20 transactions: 500 pages, below SQLite's own 1,000-page checkpoint. */
+async function writeTwoMegabytes(database: Database): Promise<void> {
+  await sql`create table filler (id integer primary key, text text not null)`.execute(database.db);
+  for (let batch = 0; batch < 20; batch++) {
+    await database.db.transaction().execute(async (trx) => {
+      for (let row = 0; row < 25; row++) {
+        await sql`insert into filler (text) values (${'x'.repeat(4000)})`.execute(trx);
+      }
+    });
+  }
+}
+
+async function sizeWithin(file: string, atLeast: number, ms: number): Promise<number> {
+  const deadline = Date.now() + ms;
+  while (statSync(file).size < atLeast && Date.now() < deadline) await sleep(50);
+  return statSync(file).size;
+}
+
+describe('SQLite checkpoints in the background', { skip: !DIALECTS.includes('sqlite') }, () => {
+  after(() => {
+    for (const file of files) {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    }
+  });
+
+  test('committed pages reach the database file within a second, without a checkpoint by the serving connection', async () => {
+    const file = databaseFile('background');
+    const database = openDatabase(`sqlite:${file}`, { checkpointInBackground: true });
+    try {
+      await writeTwoMegabytes(database);
+      assert.ok((await sizeWithin(file, 2_000_000, 2000)) >= 2_000_000, 'the database file holds the rows');
+    } finally {
+      await database.close();
+    }
+  });
+
+  test('without the background thread the same writes stay in the WAL (the control for the test above)', async () => {
+    const file = databaseFile('control');
+    const database = openDatabase(`sqlite:${file}`);
+    try {
+      await writeTwoMegabytes(database);
+      assert.ok((await sizeWithin(file, 2_000_000, 1000)) < 2_000_000, 'nothing was checkpointed yet');
+    } finally {
+      await database.close();
+    }
+  });
+
+  test('closing the database stops the thread and leaves a database another connection reads whole', async () => {
+    const file = databaseFile('close');
+    const database = openDatabase(`sqlite:${file}`, { checkpointInBackground: true });
+    await writeTwoMegabytes(database);
+    await database.close();
+    const reopened = openDatabase(`sqlite:${file}`);
+    try {
+      const { rows } = await sql<{ count: number }>`select count(*) as count from filler`.execute(
+        reopened.db,
+      );
+      assert.equal(rows[0].count, 500);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
