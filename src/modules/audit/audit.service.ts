@@ -16,14 +16,22 @@ export function diffFields(
   after: Fields | null,
 ): Record<string, { before: unknown; after: unknown }> {
   const changes: Record<string, { before: unknown; after: unknown }> = {};
-  const names = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
-  for (const name of names) {
-    if (IGNORED_FIELDS.has(name)) continue;
+  const compare = (name: string) => {
+    if (IGNORED_FIELDS.has(name)) return;
     const was = before?.[name] ?? null;
     const is = after?.[name] ?? null;
-    if (JSON.stringify(was) !== JSON.stringify(is)) changes[name] = { before: was, after: is };
-  }
+    if (differ(was, is)) changes[name] = { before: was, after: is };
+  };
+  for (const name in before) compare(name);
+  for (const name in after) if (before === null || !(name in before)) compare(name);
   return changes;
+}
+
+/** Fields hold JSON values: primitives compare as they are, anything else by its JSON text. */
+function differ(was: unknown, is: unknown): boolean {
+  if (was === is) return false;
+  if (was === null || is === null || typeof was !== 'object' || typeof is !== 'object') return true;
+  return JSON.stringify(was) !== JSON.stringify(is);
 }
 
 /**
