@@ -5,6 +5,7 @@ import * as apiKeys from './migrations/0002_api_keys.js';
 import * as idempotencyAndAudit from './migrations/0003_idempotency_and_audit.js';
 import * as entitlementsVersion from './migrations/0004_entitlements_version.js';
 import * as apiKeysNotify from './migrations/0005_api_keys_notify.js';
+import * as idempotencyEtag from './migrations/0006_idempotency_etag.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003_idempotency_and_audit': idempotencyAndAudit,
   '0004_entitlements_version': entitlementsVersion,
   '0005_api_keys_notify': apiKeysNotify,
+  '0006_idempotency_etag': idempotencyEtag,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -108,6 +108,8 @@ export interface IdempotencyKeysTable {
   response_status: number | null;
   response_body: string | null;
   response_location: string | null;
+  /** The ETag sent with the answer, if any. */
+  response_etag: string | null;
   created_at: string;
   completed_at: string | null;
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Executor } from '../db/database.js';
 import type { Principal } from './auth.js';
+import { etagOf } from './etag.js';
 import type { Representation } from './representation.js';
 
 /** What every write needs besides its input: who asks (for the audit trail) and its precondition. */
@@ -25,9 +26,9 @@ export function locationOf(request: FastifyRequest, id: number): string {
 /**
  * The context of a write. Creates also give their reply and representation:
  * with an Idempotency-Key, the answer stored in the create's transaction is
- * the very body the client is sent (so a replay carries the same ETag).
+ * the very body and ETag the client is sent.
  */
-export function writeContextOf<T extends { id: number }>(
+export function writeContextOf<T extends { id: number; updated_at: string }>(
   request: FastifyRequest,
   created?: { reply: FastifyReply; representation: Representation<T> },
 ): WriteContext<T> {
@@ -45,6 +46,7 @@ export function writeContextOf<T extends { id: number }>(
               status: 201,
               body: created.representation(resource),
               location: locationOf(request, resource.id),
+              etag: etagOf(created.representation, resource.updated_at),
             });
           }
         : undefined,

@@ -1,6 +1,6 @@
 import type { Db, Executor } from '../../db/database.js';
 import { AppError, type FieldError } from '../../http/errors.js';
-import { assertIfMatch } from '../../http/etag.js';
+import { assertIfMatch, etagOf } from '../../http/etag.js';
 import type { WriteContext } from '../../http/write-context.js';
 import { type AuditAction, diffFields, entitlementFields, recordAuditEvent } from '../audit/audit.service.js';
 import { getPlanForEntitlements } from '../plans/plan.service.js';
@@ -50,12 +50,7 @@ export async function replacePlanEntitlements(
   return db.transaction().execute(async (trx) => {
     const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const before = await listEntitlements(trx, planId);
-    assertIfMatch(
-      context.ifMatch,
-      { entitlements: before },
-      entitlementCollectionRepresentation,
-      entitlementsVersion,
-    );
+    assertIfMatch(context.ifMatch, etagOf(entitlementCollectionRepresentation, entitlementsVersion));
     await replaceEntitlements(trx, planId, entitlements);
     const after = await listEntitlements(trx, planId);
     const version = await commitEntitlementChange(trx, context, {
@@ -81,7 +76,7 @@ export async function setPlanEntitlement(
   return db.transaction().execute(async (trx) => {
     const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const existing = await findEntitlement(trx, planId, entitlement.key);
-    assertIfMatch(context.ifMatch, existing, entitlementRepresentation, entitlementsVersion);
+    assertIfMatch(context.ifMatch, existing && etagOf(entitlementRepresentation, entitlementsVersion));
     if (!existing && (await countEntitlements(trx, planId)) >= MAX_ENTITLEMENTS_PER_PLAN) {
       throw new AppError(
         'validation_error',
@@ -121,7 +116,7 @@ export async function removePlanEntitlement(
     const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const existing = await findEntitlement(trx, planId, key);
     if (!existing) throw new AppError('entitlement_not_found', `Plan ${planId} has no entitlement "${key}"`);
-    assertIfMatch(context.ifMatch, existing, entitlementRepresentation, entitlementsVersion);
+    assertIfMatch(context.ifMatch, etagOf(entitlementRepresentation, entitlementsVersion));
     await deleteEntitlement(trx, planId, key);
     await commitEntitlementChange(trx, context, {
       facilityId,

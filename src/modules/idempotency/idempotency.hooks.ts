@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Executor } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
-import { etagOf } from '../../http/etag.js';
 import { canonicalJson } from './canonical-json.js';
 import {
   claimIdempotencyKey,
@@ -45,7 +44,10 @@ export interface IdempotencyClaim {
   /** True once the answer was stored inside the write's own transaction. */
   stored: boolean;
   /** Stores the answer with the write's transaction, so a crash cannot leave a create without it. */
-  store(trx: Executor, answer: { status: number; body: string; location: string | null }): Promise<void>;
+  store(
+    trx: Executor,
+    answer: { status: number; body: string; location: string | null; etag: string | null },
+  ): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -107,10 +109,12 @@ export function registerIdempotency(app: FastifyInstance): void {
       await releaseIdempotencyKey(app.db, claim.scope, claim.key);
     } else if (!claim.stored) {
       const location = reply.getHeader('location');
+      const etag = reply.getHeader('etag');
       await completeIdempotencyKey(app.db, claim.scope, claim.key, {
         status: reply.statusCode,
         body: typeof payload === 'string' ? payload : '',
         location: typeof location === 'string' ? location : null,
+        etag: typeof etag === 'string' ? etag : null,
         now: new Date().toISOString(),
       });
     }
@@ -159,10 +163,7 @@ function answerFromRecord(record: IdempotencyRecord, requestHash: string, reply:
   }
   if (record.response_status === null) throw inProgress();
   if (record.response_location) reply.header('location', record.response_location);
-  if (record.response_status < 300 && record.response_body) {
-    // The ETag of the replayed representation, as the first answer carried it.
-    reply.header('etag', etagOf(record.response_body));
-  }
+  if (record.response_etag) reply.header('etag', record.response_etag);
   return reply
     .code(record.response_status)
     .header('idempotent-replayed', 'true')

@@ -50,6 +50,7 @@ export async function reclaimIdempotencyKey(
       response_status: null,
       response_body: null,
       response_location: null,
+      response_etag: null,
       completed_at: null,
     })
     .where('scope', '=', stale.scope)
@@ -63,7 +64,7 @@ export async function completeIdempotencyKey(
   db: Executor,
   scope: string,
   key: string,
-  response: { status: number; body: string; location: string | null; now: string },
+  response: { status: number; body: string; location: string | null; etag: string | null; now: string },
 ): Promise<void> {
   await db
     .updateTable('idempotency_keys')
@@ -71,6 +72,7 @@ export async function completeIdempotencyKey(
       response_status: response.status,
       response_body: response.body,
       response_location: response.location,
+      response_etag: response.etag,
       completed_at: response.now,
     })
     .where('scope', '=', scope)

@@ -2,7 +2,7 @@ import type { Db, Executor } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { changedFields } from '../../http/changes.js';
 import { AppError } from '../../http/errors.js';
-import { assertIfMatch } from '../../http/etag.js';
+import { assertIfMatch, etagOf, writeTimeAfter } from '../../http/etag.js';
 import type { PageRequest } from '../../http/paging.js';
 import type { WriteContext } from '../../http/write-context.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
@@ -99,7 +99,7 @@ export async function patchMember(
 ): Promise<Member> {
   return db.transaction().execute(async (trx) => {
     const current = await getMemberForWrite(trx, facilityId, memberId);
-    assertIfMatch(context.ifMatch, current, memberRepresentation);
+    assertIfMatch(context.ifMatch, etagOf(memberRepresentation, current.updated_at));
     const changes = changedFields(current, patch);
     if (!changes) return current;
 
@@ -119,7 +119,7 @@ export async function patchMember(
     }
     if (takesSeat) await assertSeatFree(trx, facilityId, next.plan_id as number);
 
-    const now = new Date().toISOString();
+    const now = writeTimeAfter(current.updated_at);
     const write: Partial<MemberValues> = { ...changes };
     if (changes.status !== undefined) {
       write.status_changed_at = now;
@@ -148,7 +148,7 @@ export async function deleteMember(
 ) {
   await db.transaction().execute(async (trx) => {
     const member = await getMemberForWrite(trx, facilityId, memberId);
-    assertIfMatch(context.ifMatch, member, memberRepresentation);
+    assertIfMatch(context.ifMatch, etagOf(memberRepresentation, member.updated_at));
     const audit = { facilityId, resourceType: 'member', resourceId: memberId, before: member } as const;
     if (hard) {
       await deleteMemberById(trx, memberId);
@@ -156,7 +156,7 @@ export async function deleteMember(
       return;
     }
     if (member.status === 'removed') return;
-    const now = new Date().toISOString();
+    const now = writeTimeAfter(member.updated_at);
     const fields = { status: 'removed', status_changed_at: now, deleted_at: now } as const;
     const removed = await updateMember(trx, memberId, fields, now);
     await recordAuditEvent(trx, context, { ...audit, action: 'delete', after: removed });

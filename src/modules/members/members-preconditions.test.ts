@@ -51,6 +51,26 @@ describeEachDialect('members: ETag and If-Match', (api) => {
     assert.equal(etagOf(await api.get(url)), etag);
   });
 
+  test('every write gives a new ETag and a later updated_at, even writes within one millisecond', async () => {
+    const { etag, member, url } = await createMember(api.newFacility());
+    const etags = [etag];
+    const times = [member.updated_at];
+    for (let i = 0; i < 30; i++) {
+      const patched = await api.patch(url, { notes: `note ${i}` });
+      assert.equal(patched.status, 200, patched.text);
+      etags.push(etagOf(patched));
+      times.push(patched.body.updated_at);
+    }
+    assert.equal(new Set(etags).size, etags.length);
+    for (let i = 1; i < times.length; i++)
+      assert.ok(times[i] > times[i - 1], `${times[i]} after ${times[i - 1]}`);
+    assertProblem(
+      await api.patch(url, { notes: 'stale' }, { 'if-match': etags[29] }),
+      412,
+      'precondition_failed',
+    );
+  });
+
   test('the ETag changes with a real change and stays with a no-op', async () => {
     const { member, etag, url } = await createMember(api.newFacility());
     assert.equal(etagOf(await api.patch(url, {})), etag);

@@ -2,7 +2,7 @@ import type { Db, Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { changedFields } from '../../http/changes.js';
 import { AppError } from '../../http/errors.js';
-import { assertIfMatch } from '../../http/etag.js';
+import { assertIfMatch, etagOf, writeTimeAfter } from '../../http/etag.js';
 import type { PageRequest } from '../../http/paging.js';
 import type { WriteContext } from '../../http/write-context.js';
 import { entitlementFields, recordAuditEvent } from '../audit/audit.service.js';
@@ -109,13 +109,13 @@ export async function patchPlan(
   return db.transaction().execute(async (trx) => {
     const current = await findPlanById(trx, facilityId, planId, { lock: true });
     if (!current) throw planNotFound(facilityId, planId);
-    assertIfMatch(context.ifMatch, current, planRepresentation);
+    assertIfMatch(context.ifMatch, etagOf(planRepresentation, current.updated_at));
     const restoring = current.deleted_at !== null;
     if (restoring && !isRestore(patch)) throw planArchived(planId);
     const changes = changedFields(current, patch);
     if (!changes && !restoring) return current;
     const write = { ...changes, ...(restoring ? { deleted_at: null } : {}) };
-    const updated = await updatePlan(trx, planId, write, new Date().toISOString()).catch(
+    const updated = await updatePlan(trx, planId, write, writeTimeAfter(current.updated_at)).catch(
       rethrowNameConflict(write.name ?? current.name),
     );
     await recordAuditEvent(trx, context, {
@@ -141,7 +141,7 @@ export async function deletePlan(
   await db.transaction().execute(async (trx) => {
     const plan = await findPlanById(trx, facilityId, planId, { lock: true });
     if (!plan) throw planNotFound(facilityId, planId);
-    assertIfMatch(context.ifMatch, plan, planRepresentation);
+    assertIfMatch(context.ifMatch, etagOf(planRepresentation, plan.updated_at));
     const audit = { facilityId, resourceType: 'plan', resourceId: planId, before: plan } as const;
     if (hard) {
       // The members' RESTRICT foreign key refuses while any member (removed ones too) refers to the plan.
@@ -151,7 +151,7 @@ export async function deletePlan(
       });
       await recordAuditEvent(trx, context, { ...audit, action: 'hard_delete', after: null });
     } else if (plan.deleted_at === null) {
-      const now = new Date().toISOString();
+      const now = writeTimeAfter(plan.updated_at);
       const archived = await updatePlan(trx, planId, { is_active: false, deleted_at: now }, now);
       await recordAuditEvent(trx, context, { ...audit, action: 'delete', after: archived });
     }

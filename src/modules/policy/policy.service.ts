@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../../db/database.js';
 import { changedFields } from '../../http/changes.js';
 import { invalidField } from '../../http/errors.js';
-import { assertIfMatch } from '../../http/etag.js';
+import { assertIfMatch, etagOf, writeTimeAfter } from '../../http/etag.js';
 import type { WriteContext } from '../../http/write-context.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPolicyByFacilityId, insertDefaultPolicy, updatePolicy } from './policy.repository.js';
@@ -36,10 +36,10 @@ export async function patchPolicy(
   if (patch.timezone !== undefined) normalized.timezone = canonicalTimeZone(patch.timezone);
   return db.transaction().execute(async (trx) => {
     const current = await getOrCreatePolicy(trx, facilityId, { lock: true });
-    assertIfMatch(context.ifMatch, current, policyRepresentation);
+    assertIfMatch(context.ifMatch, etagOf(policyRepresentation, current.updated_at));
     const changes = changedFields(current, normalized);
     if (!changes) return current;
-    const updated = await updatePolicy(trx, facilityId, changes, new Date().toISOString());
+    const updated = await updatePolicy(trx, facilityId, changes, writeTimeAfter(current.updated_at));
     await recordAuditEvent(trx, context, {
       facilityId,
       resourceType: 'policy',
