@@ -7,11 +7,17 @@
  * over loopback and prints requests/s, p50, p99, errors and peak RSS per
  * scenario, with each read's ratio to a bare floor measured in the same run.
  *
- * These machines are shared and a figure moves by a quarter between runs. The
- * floor, GET one member with one process and GET one member with WORKERS
- * processes are therefore measured in interleaved rounds (all three processes
- * run side by side, idle but for the one being measured) and each is the
- * median of its rounds: a slow patch falls on all three alike.
+ * These machines are shared and a figure moves by a quarter between runs.
+ * The figures that are compared with each other (the floor, GET one member
+ * with one process and with WORKERS processes, a page in the large and in
+ * the small facility) are therefore measured in interleaved rounds (all
+ * processes run side by side, idle but for the one being measured) and each
+ * is the median of its rounds: a slow patch falls on all of them alike.
+ *
+ * A service runs for days; what users meet is its steady state. Before any
+ * measurement every process runs its load untimed (WARMUP_PROCESS seconds)
+ * and the service runs every scenario once (V8 compiles each path it takes,
+ * the database caches fill), then each measurement has its own warm-up.
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -22,7 +28,8 @@ import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
 import { createTestDatabase } from '../test/harness.js';
 import { type LoadResult, loadGenerator, runLoad } from './load.js';
 import { peakRssMb, type Running, startFloor, startService, stop } from './processes.js';
-import { FLOOR, GET_MEMBER, SCENARIOS, type Scenario } from './scenarios.js';
+import { printTable, printTargets, type Row } from './report.js';
+import { FLOOR, GET_MEMBER, LARGE_PAGE, SCENARIOS, type Scenario, SMALL_PAGE } from './scenarios.js';
 import { type Seeded, seed } from './seed.js';
 
 const { values: options } = parseArgs({
@@ -41,23 +48,40 @@ const WORKERS = Number(options.workers);
 const ROUNDS = Number(options.rounds);
 /** Seconds of unmeasured load before each measurement (JIT, caches, the database's buffers). */
 const WARMUP = 2;
+/** Seconds of unmeasured load for each process before the first measurement. */
+const WARMUP_PROCESS = 5;
 const PLANNED = 20_000;
 
-interface Row extends LoadResult {
-  scenario: string;
-  /** Requests/s over the floor's median. */
-  ratio?: number;
+/** DURATION seconds of a scenario, after WARMUP seconds of it untimed. */
+function measure(target: Running, scenario: Scenario, seeded: Seeded, headers: Record<string, string>) {
+  return load(target, scenario, seeded, headers, { duration: DURATION, warmup: WARMUP });
 }
 
-async function measure(target: Running, scenario: Scenario, seeded: Seeded, headers: Record<string, string>) {
+/** Load that is not measured. */
+async function warmUp(
+  target: Running,
+  scenario: Scenario,
+  seeded: Seeded,
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<void> {
+  await load(target, scenario, seeded, headers, { duration: seconds, warmup: 0 });
+}
+
+function load(
+  target: Running,
+  scenario: Scenario,
+  seeded: Seeded,
+  headers: Record<string, string>,
+  time: { duration: number; warmup: number },
+) {
   const requests = Array.from({ length: PLANNED }, () => scenario.plan(seeded));
   return runLoad({
     url: target.url,
     requests,
     headers,
     connections: CONNECTIONS,
-    duration: DURATION,
-    warmup: WARMUP,
+    ...time,
     chain: scenario.chain,
   });
 }
@@ -92,72 +116,72 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
     const multi = await startService(url, 3903, WORKERS, log);
     running.push(multi);
 
-    const rounds = { floor: [] as LoadResult[], single: [] as LoadResult[], multi: [] as LoadResult[] };
+    // Untimed: each process under its load, and the service through every path.
+    await warmUp(floor, FLOOR, seeded, {}, WARMUP_PROCESS);
+    await warmUp(multi, GET_MEMBER, seeded, headers, WARMUP_PROCESS);
+    await warmUp(single, GET_MEMBER, seeded, headers, WARMUP_PROCESS);
+    for (const scenario of SCENARIOS) await warmUp(single, scenario, seeded, headers, WARMUP);
+
+    const rounds = { floor: [], single: [], multi: [], large: [], small: [] } as Record<string, LoadResult[]>;
     for (let round = 0; round < ROUNDS; round++) {
       rounds.floor.push(await measure(floor, FLOOR, seeded, {}));
       rounds.single.push(await measure(single, GET_MEMBER, seeded, headers));
       rounds.multi.push(await measure(multi, GET_MEMBER, seeded, headers));
+      rounds.large.push(await measure(single, LARGE_PAGE, seeded, headers));
+      rounds.small.push(await measure(single, SMALL_PAGE, seeded, headers));
     }
     const floorRps = median(rounds.floor).rps;
-    const singleMember = median(rounds.single);
-    const multiMember = median(rounds.multi);
+    const inRounds = (key: string, scenario: string): Row => {
+      const result = median(rounds[key]);
+      return { ...result, scenario: `${scenario} (median of ${ROUNDS})`, ratio: result.rps / floorRps };
+    };
     const rows: Row[] = [
       {
         ...median(rounds.floor),
         scenario: `floor: bare Fastify route, same row by key (median of ${ROUNDS})`,
       },
-      {
-        ...singleMember,
-        scenario: `GET one member (median of ${ROUNDS})`,
-        ratio: singleMember.rps / floorRps,
-      },
+      inRounds('single', GET_MEMBER.name),
     ];
     for (const scenario of SCENARIOS.filter((s) => s !== GET_MEMBER)) {
-      const result = await measure(single, scenario, seeded, headers);
-      rows.push({
-        ...result,
-        scenario: scenario.name,
-        ratio: scenario.read ? result.rps / floorRps : undefined,
-      });
+      if (scenario === LARGE_PAGE) rows.push(inRounds('large', LARGE_PAGE.name));
+      else if (scenario === SMALL_PAGE) rows.push(inRounds('small', SMALL_PAGE.name));
+      else {
+        const result = await measure(single, scenario, seeded, headers);
+        rows.push({
+          ...result,
+          scenario: scenario.name,
+          ratio: scenario.read ? result.rps / floorRps : undefined,
+        });
+      }
     }
-    rows.push({
-      ...multiMember,
-      scenario: `GET one member, WORKERS=${WORKERS} (median of ${ROUNDS})`,
-      ratio: multiMember.rps / floorRps,
-    });
+    rows.push({ ...inRounds('multi', `GET one member, WORKERS=${WORKERS}`) });
 
     printTable(rows);
-    const perRound = (results: LoadResult[]) => results.map((r) => Math.round(r.rps)).join(', ');
+    const perRound = (key: string) => rounds[key].map((r) => Math.round(r.rps)).join(', ');
     console.log(
-      `\nrounds, req/s: floor ${perRound(rounds.floor)}; GET one member ${perRound(rounds.single)}; with WORKERS=${WORKERS} ${perRound(rounds.multi)}`,
+      `\nrounds, req/s: floor ${perRound('floor')}; GET one member ${perRound('single')}; with WORKERS=${WORKERS} ${perRound('multi')}; ` +
+        `page at ${members.toLocaleString()} ${perRound('large')}; page at 1,000 ${perRound('small')}`,
     );
-    console.log(
-      `peak RSS: ${peakRssMb(single).toFixed(0)} MB with one process; ${peakRssMb(multi).toFixed(0)} MB, the largest of ${WORKERS} workers`,
-    );
-    console.log(
-      `WORKERS=${WORKERS} vs 1, GET one member: ${(multiMember.rps / singleMember.rps).toFixed(2)} ×`,
-    );
-    const deep = rows.find((r) => r.scenario === 'list 100 members, any page') as Row;
-    const small = rows.find((r) => r.scenario === 'list 100 members, any page, 1,000-member facility') as Row;
-    console.log(
-      `a page of 100 at ${members.toLocaleString()} members costs ${(small.rps / deep.rps).toFixed(2)} × the page at 1,000 (by req/s; p50 ${deep.p50} vs ${small.p50} ms)`,
-    );
+    const row = (name: string) => rows.find((r) => r.scenario === name) as Row;
+    printTargets({
+      dialect,
+      members,
+      workers: WORKERS,
+      floor: median(rounds.floor),
+      getMember: median(rounds.single),
+      getMemberWorkers: median(rounds.multi),
+      largePage: median(rounds.large),
+      smallPage: median(rounds.small),
+      creates: row('POST member'),
+      patches: row('PATCH member'),
+      peakRssMb: peakRssMb(single),
+      peakRssWorkersMb: peakRssMb(multi),
+    });
   } finally {
     for (const process of running) await stop(process);
     await test?.drop();
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
     rmSync(log, { force: true });
-  }
-}
-
-function printTable(rows: Row[]): void {
-  console.log('\n| scenario | req/s | p50 ms | p99 ms | errors | × floor |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const row of rows) {
-    const ratio = row.ratio === undefined ? '' : row.ratio.toFixed(2);
-    console.log(
-      `| ${row.scenario} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${row.errors} | ${ratio} |`,
-    );
   }
 }
 
