@@ -18,7 +18,11 @@ const READ_ONLY_FIELDS = new Set([
   'template_id',
 ]);
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema> };
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean | JsonSchema;
+};
 
 /**
  * Bodies are validated strictly: no type coercion, no silently removed fields,
@@ -50,9 +54,16 @@ export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
       };
     }
     const properties = schema.properties ?? {};
+    // Path and query values that passed a schema of numbers and booleans only hold no text, so no NUL.
+    const holdsOnlyNumbers =
+      schema.additionalProperties === false &&
+      Object.values(properties).every((property) =>
+        ['integer', 'number', 'boolean'].includes(String(property.type)),
+      );
     return (data: unknown) => {
       const converted = convertParameters(data, properties);
       const valid = validate(converted);
+      if (valid && holdsOnlyNumbers) return { value: converted };
       const nul = nulCharacterErrors(converted, '');
       if (valid && nul.length === 0) return { value: converted };
       return { error: validationError([...(valid ? [] : (validate.errors ?? [])), ...nul]) };
