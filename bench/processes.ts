@@ -3,8 +3,12 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** The service is started as `npm start` starts it (same node flags), without npm in between. */
-const SERVICE_ARGS = ['--max-semi-space-size=4', '--max-old-space-size=96', 'dist/cli.js', 'serve'];
+/** The service is started as `npm start` starts it (its node arguments, read from package.json), without npm in between. */
+const SERVICE_ARGS = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string
+)
+  .split(/\s+/)
+  .slice(1);
 
 export interface Running {
   url: string;

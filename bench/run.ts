@@ -1,6 +1,6 @@
 /**
  * npm run bench -- [--db sqlite|postgres|both] [--members 1000000] [--duration 5] [--connections 32]
- *                  [--workers 2] [--rounds 3]
+ *                  [--workers 2] [--rounds 5]
  *
  * Seeds a dataset, starts the service as a user runs it (built, default
  * logging, access control and rate limiting on, a database API key), drives it
@@ -11,8 +11,9 @@
  * The figures that are compared with each other (the floor, GET one member
  * with one process and with WORKERS processes, a page in the large and in
  * the small facility) are therefore measured in interleaved rounds (all
- * processes run side by side, idle but for the one being measured) and each
- * is the median of its rounds: a slow patch falls on all of them alike.
+ * processes run side by side, idle but for the one being measured). A ratio
+ * is the median of its per-round ratios, whose two figures were measured
+ * seconds apart: a slow patch of the machine falls on both.
  *
  * A service runs for days; what users meet is its steady state. Before any
  * measurement every process runs its load untimed (WARMUP_PROCESS seconds)
@@ -39,7 +40,7 @@ const { values: options } = parseArgs({
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '32' },
     workers: { type: 'string', default: '2' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
   },
 });
 const DURATION = Number(options.duration);
@@ -91,6 +92,12 @@ function median(results: LoadResult[]): LoadResult {
   return [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];
 }
 
+/** The median, over rounds, of the ratio of two figures measured in the same round. */
+function medianRatio(over: LoadResult[], under: LoadResult[]): number {
+  const ratios = over.map((result, round) => result.rps / under[round].rps).sort((a, b) => a - b);
+  return ratios[Math.floor(ratios.length / 2)];
+}
+
 async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Promise<void> {
   const test = dialect === 'sqlite' ? undefined : await createTestDatabase('postgres');
   const file = `/tmp/facility-admin-bench-${process.pid}.db`;
@@ -131,10 +138,11 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       rounds.small.push(await measure(single, SMALL_PAGE, seeded, headers));
     }
     const floorRps = median(rounds.floor).rps;
-    const inRounds = (key: string, scenario: string): Row => {
-      const result = median(rounds[key]);
-      return { ...result, scenario: `${scenario} (median of ${ROUNDS})`, ratio: result.rps / floorRps };
-    };
+    const inRounds = (key: string, scenario: string): Row => ({
+      ...median(rounds[key]),
+      scenario: `${scenario} (median of ${ROUNDS})`,
+      ratio: medianRatio(rounds[key], rounds.floor),
+    });
     const rows: Row[] = [
       {
         ...median(rounds.floor),
@@ -167,11 +175,9 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       dialect,
       members,
       workers: WORKERS,
-      floor: median(rounds.floor),
-      getMember: median(rounds.single),
-      getMemberWorkers: median(rounds.multi),
-      largePage: median(rounds.large),
-      smallPage: median(rounds.small),
+      getMemberVsFloor: medianRatio(rounds.single, rounds.floor),
+      workersVsOne: medianRatio(rounds.multi, rounds.single),
+      largePageCost: medianRatio(rounds.small, rounds.large),
       creates: row('POST member'),
       patches: row('PATCH member'),
       peakRssMb: peakRssMb(single),
