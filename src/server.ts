@@ -55,7 +55,7 @@ async function prepareDatabase(config: Config): Promise<void> {
   const database = openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(database.db);
-    await announceAccess(database.db, config, (message) => console.error(message));
+    await announceAccess(database.db, config);
   } finally {
     await database.close();
   }
@@ -82,10 +82,16 @@ function superviseWorkers(config: Config): void {
   process.once('SIGINT', stop);
 }
 
-/** Says loudly when authentication is off, and prints the first admin key once. */
-async function announceAccess(db: Db, config: Config, warn: (message: string) => void): Promise<void> {
+/**
+ * Says loudly when authentication is off, and prints the first admin key once.
+ * The warning goes to stderr whatever LOG_LEVEL is (an operator who silenced
+ * the log must still hear it), and to the log when there is one.
+ */
+async function announceAccess(db: Db, config: Config, log?: (message: string) => void): Promise<void> {
   if (config.authMode === 'none') {
-    warn('AUTH_MODE=none: authentication is OFF, every request acts as an admin of every facility');
+    const warning = 'AUTH_MODE=none: authentication is OFF, every request acts as an admin of every facility';
+    process.stderr.write(`\nWARNING: ${warning}\n\n`);
+    log?.(warning);
     return;
   }
   if (config.adminApiKey) return;

@@ -145,6 +145,18 @@ test('SIGTERM stops the service gracefully: exit code 0, the port closed, the fi
   }
 });
 
+test('AUTH_MODE=none is announced at start even when LOG_LEVEL silences the log', async () => {
+  const file = `/tmp/facility-admin-authless-${process.pid}.db`;
+  const service = await startService(`sqlite:${file}`, { env: { AUTH_MODE: 'none', LOG_LEVEL: 'silent' } });
+  try {
+    assert.match(service.output(), /WARNING: AUTH_MODE=none: authentication is OFF/);
+    assert.equal((await fetch(`${service.baseUrl}/admin/facilities/1/policy`)).status, 200);
+  } finally {
+    await service.kill('SIGKILL');
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  }
+});
+
 test('every answered request is logged, in whole lines, even when SIGTERM comes while requests are in flight', async () => {
   const file = `/tmp/facility-admin-log-${process.pid}.db`;
   const service = await startService(`sqlite:${file}`, { env: { LOG_LEVEL: 'info', WORKERS: '2' } });
