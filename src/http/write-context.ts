@@ -18,9 +18,18 @@ export interface WriteContext<T = { id: number }> {
   onCreated?(trx: Executor, created: T): Promise<void>;
 }
 
+/**
+ * The path of the collection a POST was sent to, without its query string or
+ * trailing slash: the router takes `/plans/` for `/plans`, and so must the
+ * Location of what it creates and the fingerprint of an idempotent retry.
+ */
+export function collectionPathOf(request: FastifyRequest): string {
+  return request.url.split('?')[0].replace(/\/+$/, '');
+}
+
 /** The URL of a resource created by a POST to its collection. */
 export function locationOf(request: FastifyRequest, id: number): string {
-  return `${request.url.split('?')[0]}/${id}`;
+  return `${collectionPathOf(request)}/${id}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Executor } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
+import { collectionPathOf } from '../../http/write-context.js';
 import { canonicalJson } from './canonical-json.js';
 import {
   claimIdempotencyKey,
@@ -143,9 +144,8 @@ function hooksOf<T>(hooks: T | T[] | undefined): T[] {
 }
 
 function hashRequest(request: FastifyRequest): string {
-  const path = request.url.split('?')[0];
   return createHash('sha256')
-    .update(`${request.method} ${path}\n${canonicalJson(request.body ?? null)}`)
+    .update(`${request.method} ${collectionPathOf(request)}\n${canonicalJson(request.body ?? null)}`)
     .digest('hex');
 }
 

@@ -71,6 +71,16 @@ describeEachDialect('idempotency keys', (api) => {
     assertReplayOf(retry, first);
   });
 
+  test('a retry to the collection with a trailing slash is the same request', async () => {
+    const facility = api.newFacility();
+    const headers = key('slash');
+    const first = await api.post(`${plansUrl(facility)}/`, { name: 'Gold' }, headers);
+    assert.equal(first.status, 201, first.text);
+    const retry = await api.post(plansUrl(facility), { name: 'Gold' }, headers);
+    assertReplayOf(retry, first);
+    assert.equal(await countPlans(api, facility), 1);
+  });
+
   test('the same key with a different body or path is 422 idempotency_key_reused', async () => {
     const facility = api.newFacility();
     const headers = key('reused');
@@ -153,6 +163,37 @@ describeEachDialect('idempotency keys', (api) => {
       }
     }
     assert.equal(await countPlans(api, facility), 1);
+  });
+
+  test('a retry while the first request is in flight is 409 idempotency_in_progress; after 60 s it takes over', async () => {
+    const facility = api.newFacility();
+    const headers = key('in-flight');
+    const body = { first_name: 'Ann' };
+    assert.equal((await api.post(membersUrl(facility), body, headers)).status, 201);
+    // The record as a first request leaves it while it runs (here, or on another instance).
+    const inFlightSince = async (createdAt: Date) => {
+      const updated = await api.app.db
+        .updateTable('idempotency_keys')
+        .set({
+          response_status: null,
+          response_body: null,
+          response_location: null,
+          response_etag: null,
+          created_at: createdAt.toISOString(),
+        })
+        .where('idempotency_key', '=', headers['idempotency-key'])
+        .executeTakeFirst();
+      assert.equal(Number(updated.numUpdatedRows), 1);
+    };
+    await inFlightSince(new Date());
+    const busy = await api.post(membersUrl(facility), body, headers);
+    assertProblem(busy, 409, 'idempotency_in_progress');
+    assert.equal(busy.headers['retry-after'], '1');
+    await inFlightSince(new Date(Date.now() - 61_000));
+    const takenOver = await api.post(membersUrl(facility), body, headers);
+    assert.equal(takenOver.status, 201, takenOver.text);
+    assert.equal(takenOver.headers[REPLAYED], undefined);
+    assertReplayOf(await api.post(membersUrl(facility), body, headers), takenOver);
   });
 
   test('a record older than 24 hours is not replayed: the retry creates anew', async () => {

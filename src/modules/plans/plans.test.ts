@@ -39,6 +39,14 @@ describeEachDialect('plans: create, names and templates', (api) => {
     assert.deepEqual(read.body, response.body);
   });
 
+  test('a POST to the collection with a trailing slash answers the same Location, without a double slash', async () => {
+    const facility = api.newFacility();
+    const response = await api.post(`${plansUrl(facility)}/`, { name: 'Slash' });
+    assert.equal(response.status, 201, response.text);
+    assert.equal(response.headers.location, planUrl(facility, response.body.id));
+    assert.equal((await api.get(String(response.headers.location))).status, 200);
+  });
+
   test('the default currency is the policy currency, USD when the policy was never set', async () => {
     const facility = api.newFacility();
     const response = await api.post(plansUrl(facility), { name: 'Adult monthly' });
