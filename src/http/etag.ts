@@ -28,15 +28,18 @@ export function writeTimeAfter(previous: string, now: number = Date.now()): stri
 
 /**
  * RFC 9110 If-Match with strong comparison: `*` matches any current
- * representation; a list matches if one tag equals the current ETag. Called
+ * representation; a list matches if one tag equals a current ETag. Called
  * inside the write's transaction, after the row is locked, so two writers
  * holding the same ETag cannot both pass. `current` is undefined when there
- * is no current representation.
+ * is no current representation, and several tags when one state is served
+ * by several representations (one entitlement, and the collection it is in).
  */
-export function assertIfMatch(ifMatch: string | undefined, current: string | undefined): void {
+export function assertIfMatch(ifMatch: string | undefined, current: string | string[] | undefined): void {
   if (ifMatch === undefined) return;
   const tags = ifMatch.split(',').map((tag) => tag.trim());
-  if (current !== undefined && (tags.includes('*') || tags.includes(current))) return;
+  const currentTags = typeof current === 'string' ? [current] : current;
+  if (currentTags !== undefined && (tags.includes('*') || currentTags.some((tag) => tags.includes(tag))))
+    return;
   throw new AppError(
     'precondition_failed',
     current === undefined

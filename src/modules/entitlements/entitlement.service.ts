@@ -65,6 +65,16 @@ export async function replacePlanEntitlements(
   });
 }
 
+/**
+ * The tags If-Match may name for a write of one entitlement: its own (from
+ * the answer to its PUT) or the collection's (from GET …/entitlements, the
+ * only read there is). Both carry the plan's entitlements counter, so either
+ * says "nothing changed since I read it".
+ */
+function oneEntitlementEtags(version: number): string[] {
+  return [etagOf(entitlementRepresentation, version), etagOf(entitlementCollectionRepresentation, version)];
+}
+
 /** Sets one entitlement; `created` tells whether the key is new. */
 export async function setPlanEntitlement(
   db: Db,
@@ -76,7 +86,7 @@ export async function setPlanEntitlement(
   return db.transaction().execute(async (trx) => {
     const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const existing = await findEntitlement(trx, planId, entitlement.key);
-    assertIfMatch(context.ifMatch, existing && etagOf(entitlementRepresentation, entitlementsVersion));
+    assertIfMatch(context.ifMatch, existing && oneEntitlementEtags(entitlementsVersion));
     if (!existing && (await countEntitlements(trx, planId)) >= MAX_ENTITLEMENTS_PER_PLAN) {
       throw new AppError(
         'validation_error',
@@ -116,7 +126,7 @@ export async function removePlanEntitlement(
     const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const existing = await findEntitlement(trx, planId, key);
     if (!existing) throw new AppError('entitlement_not_found', `Plan ${planId} has no entitlement "${key}"`);
-    assertIfMatch(context.ifMatch, etagOf(entitlementRepresentation, entitlementsVersion));
+    assertIfMatch(context.ifMatch, oneEntitlementEtags(entitlementsVersion));
     await deleteEntitlement(trx, planId, key);
     await commitEntitlementChange(trx, context, {
       facilityId,

@@ -118,6 +118,17 @@ describeEachDialect('entitlements: ETag and If-Match', (api) => {
     assert.deepEqual((await api.get(url)).body, { entitlements: [] });
   });
 
+  test("the collection's ETag from GET also guards PUT one and DELETE one, until any entitlement changes", async () => {
+    const { url, one } = await planWithEntitlements();
+    const read = etagOf(await api.get(url));
+    const set = await api.put(one('sauna'), { value: false }, { 'if-match': read });
+    assert.equal(set.status, 200, set.text);
+    assertProblem(await api.delete(one('guest_passes'), { 'if-match': read }), 412, 'precondition_failed');
+    const reread = etagOf(await api.get(url));
+    assert.equal((await api.delete(one('guest_passes'), { 'if-match': reread })).status, 204);
+    assert.deepEqual((await api.get(url)).body, { entitlements: [{ key: 'sauna', value: false }] });
+  });
+
   test('If-Match: * succeeds on every entitlement write whatever the ETag', async () => {
     const { url, one } = await planWithEntitlements();
     const star = { 'if-match': '*' };
