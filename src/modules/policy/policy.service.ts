@@ -52,13 +52,19 @@ export async function patchPolicy(
   });
 }
 
-/** Accepts any IANA zone name Node knows and stores its canonical spelling. */
+/**
+ * Accepts any IANA zone name Node knows and stores its canonical spelling.
+ * Newer ICU versions also take UTC offsets ("+01:00") as zones; a zone name
+ * starts with a letter, so those are refused here whatever the engine.
+ */
 function canonicalTimeZone(name: string): string {
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    if (/^[A-Za-z]/.test(name))
+      return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
-    throw invalidField('body', '/timezone', `"${name}" is not an IANA time zone name`);
+    // Not a zone Node knows: refused below.
   }
+  throw invalidField('body', '/timezone', `"${name}" is not an IANA time zone name`);
 }
 
 /**

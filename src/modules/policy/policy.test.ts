@@ -59,6 +59,7 @@ describeEachDialect('policy', (api) => {
   test('timezone must be an IANA zone; its canonical name is stored', async () => {
     const facility = api.newFacility();
     assertInvalid(await api.patch(policyUrl(facility), { timezone: 'Mars/Olympus' }), '/timezone');
+    assertInvalid(await api.patch(policyUrl(facility), { timezone: '+01:00' }), '/timezone');
     const ok = await api.patch(policyUrl(facility), { timezone: 'Europe/Berlin' });
     assert.equal(ok.body.timezone, 'Europe/Berlin');
   });
