@@ -42,6 +42,8 @@ for (const dialect of DIALECTS) {
 
       const app = await buildApp({ ...loadConfig({}), databaseUrl, authMode: 'api-key' }, { logger: false });
       after(() => app.close());
+      const stored = JSON.stringify(await app.db.selectFrom('api_keys').selectAll().execute());
+      assert.equal(stored.includes(secret.slice(3)), false, 'the database holds a hash, never the secret');
       const read = (facility: number) =>
         app.inject({
           url: `/admin/facilities/${facility}/policy`,

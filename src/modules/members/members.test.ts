@@ -142,7 +142,7 @@ describeEachDialect('members', (api) => {
     assert.deepEqual(await read(facility, member.id), member);
   });
 
-  test('null clears a nullable field and is 400 for first_name and role', async () => {
+  test('null clears a nullable field and is 400 for first_name, role, status and joined_on', async () => {
     const facility = api.newFacility();
     const member = await createMember(facility, {
       first_name: 'A',
@@ -150,8 +150,20 @@ describeEachDialect('members', (api) => {
       email: 'a@b.io',
       notes: 'n',
     });
-    assertInvalid(await patch(facility, member.id, { first_name: null, role: null }), '/first_name', '/role');
+    assertInvalid(
+      await patch(facility, member.id, { first_name: null, role: null, status: null, joined_on: null }),
+      '/first_name',
+      '/role',
+      '/status',
+      '/joined_on',
+    );
     assertInvalid(await post(facility, { first_name: null }), '/first_name');
+    assertInvalid(
+      await post(facility, { first_name: 'C', status: null, joined_on: null }),
+      '/status',
+      '/joined_on',
+    );
+    assert.deepEqual(await read(facility, member.id), member);
     const cleared = await patch(facility, member.id, { last_name: null, email: null, notes: null });
     assert.equal(cleared.status, 200);
     assert.deepEqual(cleared.body, { ...cleared.body, ...nulls('last_name email notes') });
