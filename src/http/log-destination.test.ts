@@ -1,0 +1,71 @@
+/**
+ * The log destination: lines reach stdout whole and in order, also those
+ * still gathered when the process exits, and a reader that stops reading
+ * costs dropped lines that are counted, never a stalled process.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const FIXTURE = fileURLToPath(new URL('./log-destination.fixture.ts', import.meta.url));
+
+function startWriter(env: Record<string, string>) {
+  return spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** The numbers that start the received lines, after checking that each line is whole. */
+function lineNumbers(output: string, lineBytes: number): number[] {
+  const lines = output.split('\n').slice(0, -1);
+  for (const line of lines) assert.equal(line.length + 1, lineBytes, `a line was cut: ${line.slice(0, 40)}`);
+  return lines.map((line) => Number(line.split(' ')[0]));
+}
+
+test('every line reaches stdout whole and in order, also those still gathered at process.exit', async () => {
+  const writer = startWriter({
+    LINES: '5000',
+    LINE_BYTES: '150',
+    WAIT_MS: '300',
+    TAIL_LINES: '5',
+    EXIT: 'now',
+  });
+  let output = '';
+  writer.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const [code] = await once(writer, 'exit');
+  assert.equal(code, 0);
+  assert.deepEqual(
+    lineNumbers(output, 150),
+    Array.from({ length: 5005 }, (_, i) => i),
+  );
+});
+
+test('a reader that stops reading: lines past 8 MB are dropped and counted, the rest arrive once it reads', async () => {
+  const writer = startWriter({ LINES: '60000', LINE_BYTES: '200', WAIT_MS: '500' });
+  let report = '';
+  writer.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    report += chunk;
+  });
+  // Nobody reads stdout until the writer has reported.
+  writer.stdout.pause();
+  while (!report.includes('\n')) await once(writer.stderr, 'data');
+  const dropped = Number(/dropped (\d+)/.exec(report)?.[1]);
+  let output = '';
+  writer.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  writer.stdout.resume();
+  await once(writer, 'exit');
+  const received = lineNumbers(output, 200);
+  assert.ok(dropped > 10_000, `expected many dropped lines, got ${dropped}`);
+  assert.equal(received.length + dropped, 60000);
+  assert.deepEqual(
+    received,
+    [...received].sort((a, b) => a - b),
+  );
+});
