@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -18,9 +19,13 @@ for (const dialect of DIALECTS) {
     let drop = async () => {};
     before(async () => {
       const database = await createTestDatabase(dialect);
-      databaseUrl =
-        dialect === 'sqlite' ? `sqlite:/tmp/fa-keys-${process.pid}-${Date.now()}.db` : database.url;
-      drop = database.drop;
+      // The CLI runs in other processes, so SQLite needs a file, removed afterwards.
+      const file = `/tmp/fa-keys-${process.pid}-${Date.now()}.db`;
+      databaseUrl = dialect === 'sqlite' ? `sqlite:${file}` : database.url;
+      drop = async () => {
+        await database.drop();
+        for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+      };
     });
     after(() => drop());
 
