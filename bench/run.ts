@@ -26,7 +26,7 @@ import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/database.js';
 import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
-import { createTestDatabase } from '../test/harness.js';
+import { createTestDatabase, removeSqliteFiles } from '../test/harness.js';
 import { type LoadResult, loadGenerator, runLoad } from './load.js';
 import { peakRssMb, type Running, startFloor, startService, stop } from './processes.js';
 import { printTable, printTargets, type Row } from './report.js';
@@ -186,7 +186,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
   } finally {
     for (const process of running) await stop(process);
     await test?.drop();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    removeSqliteFiles(file);
     rmSync(log, { force: true });
   }
 }

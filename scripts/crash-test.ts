@@ -59,11 +59,11 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import pg from 'pg';
+import { removeSqliteFiles } from '../test/harness.js';
 import { type ServiceProcess, startService } from '../test/service-process.js';
 
 const args = process.argv.slice(2);
@@ -738,7 +738,7 @@ async function withSqlite(): Promise<boolean> {
   try {
     return await runDatabase('sqlite', `sqlite:${file}`);
   } finally {
-    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+    removeSqliteFiles(file);
   }
 }
 

@@ -18,14 +18,19 @@
  * facility each, so that a race that loses only sometimes still shows.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Database, type DialectName, openDatabase } from '../src/db/database.js';
-import { assertProblem, createTestDatabase, DIALECTS, type TestResponse } from './harness.js';
+import {
+  assertProblem,
+  createTestDatabase,
+  DIALECTS,
+  removeSqliteFiles,
+  type TestResponse,
+} from './harness.js';
 import { type ServiceProcess, startService } from './service-process.js';
 
 const ROUNDS = Number(process.env.CONCURRENCY_ROUNDS ?? 3);
@@ -50,7 +55,7 @@ async function createSharedDatabase(
   return {
     url: `sqlite:${file}`,
     drop: async () => {
-      for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+      removeSqliteFiles(file);
     },
   };
 }

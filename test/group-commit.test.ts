@@ -5,7 +5,6 @@
  * what is committed. (PostgreSQL commits each transaction by itself.)
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -14,7 +13,7 @@ import { sql } from 'kysely';
 import { type Database, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { findMemberById, insertMember, type MemberValues } from '../src/modules/members/member.repository.js';
-import { DIALECTS } from './harness.js';
+import { DIALECTS, removeSqliteFiles } from './harness.js';
 
 const NOW = '2026-11-22T10:00:00.000Z';
 
@@ -76,7 +75,7 @@ describe('SQLite group commit', { skip: !DIALECTS.includes('sqlite') }, () => {
   after(async () => {
     observer.close();
     await database.close();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    removeSqliteFiles(file);
   });
 
   test('a transaction resumes only once its write is committed, also when many run together', async () => {

@@ -6,6 +6,7 @@
  * tests.
  */
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import pg from 'pg';
 import { type App, buildApp } from '../src/app.js';
@@ -109,6 +110,11 @@ function bindApi(app: App, dialect: DialectName): Api {
     delete: (url, headers) => request('DELETE', url, undefined, headers),
     newFacility: () => ++facilityCounter,
   };
+}
+
+/** Removes a SQLite database file and the WAL, shared-memory and journal files beside it. */
+export function removeSqliteFiles(path: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
 }
 
 /** A fresh database for this test file: in-memory SQLite, or a new PostgreSQL database. */

@@ -3,7 +3,6 @@
  * structured log line per request (never the API key's secret).
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,6 +11,7 @@ import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
+import { removeSqliteFiles } from './harness.js';
 import { startService } from './service-process.js';
 
 const lines: Record<string, unknown>[] = [];
@@ -141,7 +141,7 @@ test('SIGTERM stops the service gracefully: exit code 0, the port closed, the fi
     await assert.rejects(fetch(`${service.baseUrl}/healthz`));
   } finally {
     await service.kill('SIGKILL');
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    removeSqliteFiles(file);
   }
 });
 
@@ -153,7 +153,7 @@ test('AUTH_MODE=none is announced at start even when LOG_LEVEL silences the log'
     assert.equal((await fetch(`${service.baseUrl}/admin/facilities/1/policy`)).status, 200);
   } finally {
     await service.kill('SIGKILL');
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    removeSqliteFiles(file);
   }
 });
 
@@ -181,7 +181,7 @@ test('every answered request is logged, in whole lines, even when SIGTERM comes 
     assert.equal(new Set(ids.filter((id) => id.startsWith('flush-'))).size, answered);
   } finally {
     await service.kill('SIGKILL');
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    removeSqliteFiles(file);
   }
 });
 
@@ -195,7 +195,7 @@ test("with little traffic a request's log line is written within seconds, not he
     assert.match(service.output(), /"reqId":"quiet-1"/);
   } finally {
     await service.kill('SIGKILL');
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    removeSqliteFiles(file);
   }
 });
 

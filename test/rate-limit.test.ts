@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
-import { assertProblem } from './harness.js';
+import { assertProblem, removeSqliteFiles } from './harness.js';
 
 const KEY = 'rate-limit-test-admin-key';
 const headers = { authorization: `Bearer ${KEY}` };
@@ -71,7 +70,7 @@ test('with REDIS_URL the limit holds across two instances', async () => {
       await app.close();
       await database.close();
     }
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+    removeSqliteFiles(path);
   });
   const statuses = [];
   for (const app of [a.app, b.app, a.app, b.app, a.app, b.app]) statuses.push((await get(app)).statusCode);

@@ -5,14 +5,14 @@
  * it: pages are copied into it only by a checkpoint.
  */
 import assert from 'node:assert/strict';
-import { rmSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { type Database, openDatabase } from '../src/db/database.js';
-import { DIALECTS } from './harness.js';
+import { DIALECTS, removeSqliteFiles } from './harness.js';
 
 const files: string[] = [];
 
@@ -43,7 +43,7 @@ async function sizeWithin(file: string, atLeast: number, ms: number): Promise<nu
 describe('SQLite checkpoints in the background', { skip: !DIALECTS.includes('sqlite') }, () => {
   after(() => {
     for (const file of files) {
-      for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+      removeSqliteFiles(file);
     }
   });
 

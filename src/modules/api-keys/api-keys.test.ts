@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import { createTestDatabase, DIALECTS } from '../../../test/harness.js';
+import { createTestDatabase, DIALECTS, removeSqliteFiles } from '../../../test/harness.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { revokeApiKey } from './api-key.repository.js';
@@ -24,7 +23,7 @@ for (const dialect of DIALECTS) {
       databaseUrl = dialect === 'sqlite' ? `sqlite:${file}` : database.url;
       drop = async () => {
         await database.drop();
-        for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+        removeSqliteFiles(file);
       };
     });
     after(() => drop());
