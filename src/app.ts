@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.js';
 import { openChangeCounter } from './db/change-counter.js';
 import { type Database, type Db, type DialectName, openDatabase } from './db/database.js';
@@ -15,7 +15,7 @@ import { registerNotFoundHandler } from './http/not-found.js';
 import { openApiOptions } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { requestIdFor } from './http/request-id.js';
-import { lazyRequestLogger, registerRequestLog } from './http/request-log.js';
+import { type LogSettings, lazyRequestLogger, registerRequestLog } from './http/request-log.js';
 import { registerResponseHeaders } from './http/response-headers.js';
 import { Problem } from './http/schemas.js';
 import { createValidatorCompiler } from './http/validation.js';
@@ -38,8 +38,8 @@ export type App = FastifyInstance;
 export interface BuildOptions {
   /** A database opened by the caller (tests share one); otherwise DATABASE_URL is opened. */
   database?: Database;
-  /** Overrides the pino logger settings (tests pass false). */
-  logger?: FastifyServerOptions['logger'];
+  /** Overrides the log settings: off, or a level and a stream (tests); otherwise LOG_LEVEL to stdout. */
+  logger?: LogSettings;
 }
 
 /** Builds the whole service from a config. The server, the CLI and the tests all start here. */
@@ -50,8 +50,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await migrateToLatest(database.db);
 
   const logDestination = options.logger === undefined ? openLogDestination() : undefined;
+  const logger: LogSettings = logDestination
+    ? { level: config.logLevel, stream: logDestination.stream }
+    : (options.logger ?? false);
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, stream: logDestination?.stream },
+    logger,
     genReqId: requestIdFor,
     requestIdHeader: false,
     // One line per request is written by registerRequestLog instead of Fastify's two.
@@ -75,7 +78,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(createValidatorCompiler());
   app.addSchema(Problem);
   registerResponseHeaders(app);
-  registerRequestLog(app);
+  registerRequestLog(app, logger);
   registerErrorHandler(app);
   registerNotFoundHandler(app);
 

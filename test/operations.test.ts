@@ -3,6 +3,7 @@
  * structured log line per request (never the API key's secret).
  */
 import assert from 'node:assert/strict';
+import { hostname } from 'node:os';
 import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -96,6 +97,43 @@ test('one log line per request with request id, route, status, latency and key i
   assert.equal(typeof line.ms, 'number');
   assert.equal(line.key_id, key.id);
   assert.equal(JSON.stringify(lines).includes(secret), false);
+});
+
+test('the request line is a pino line: level, time, pid and hostname first, msg last', async () => {
+  lines.length = 0;
+  const before = Date.now();
+  await app.inject({ url: '/healthz', headers: { 'x-request-id': 'log-line-2' } });
+  const [line] = lines.filter((logged) => logged.reqId === 'log-line-2');
+  assert.deepEqual(Object.keys(line), [
+    ...['level', 'time', 'pid', 'hostname'],
+    ...['reqId', 'method', 'route', 'status', 'ms', 'key_id', 'msg'],
+  ]);
+  assert.equal(line.level, 30);
+  assert.ok((line.time as number) >= before && (line.time as number) <= Date.now());
+  assert.equal(line.pid, process.pid);
+  assert.equal(line.hostname, hostname());
+  assert.deepEqual(
+    [line.method, line.route, line.status, line.key_id, line.msg],
+    ['GET', '/healthz', 200, null, 'request'],
+  );
+});
+
+test('a request that matches no route is logged with route null', async () => {
+  lines.length = 0;
+  await app.inject({ url: '/no/such/path', headers: { 'x-request-id': 'log-line-3' } });
+  const [line] = lines.filter((logged) => logged.reqId === 'log-line-3');
+  assert.deepEqual([line.route, line.status], [null, 404]);
+});
+
+test('no request lines when the log level is above info', async () => {
+  const quiet = await buildApp(
+    { ...loadConfig({}), databaseUrl: 'sqlite::memory:', authMode: 'none' },
+    { database, logger: { level: 'warn', stream: logStream } },
+  );
+  lines.length = 0;
+  await quiet.inject({ url: '/healthz', headers: { 'x-request-id': 'log-line-4' } });
+  await quiet.close();
+  assert.deepEqual(lines, []);
 });
 
 test('an unexpected failure is logged once as an error with the request id and stack, never sent', async () => {
