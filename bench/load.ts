@@ -6,7 +6,7 @@
  * each answer for up to 10 pages.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface PlannedRequest {
@@ -94,21 +94,27 @@ function runWrk(options: LoadOptions): LoadResult {
   );
   writeFileSync(scriptFile, `CHAIN = "${options.chain ?? ''}"\n${WRK_SCRIPT}`);
   const headerArgs = Object.entries(options.headers).flat();
-  const output = execFileSync(
-    'wrk',
-    [
-      '-t1',
-      `-c${options.connections}`,
-      `-d${options.duration}s`,
-      '-s',
-      scriptFile,
-      options.url,
-      '--',
-      listFile,
-      ...headerArgs,
-    ],
-    { encoding: 'utf8' },
-  );
+  let output: string;
+  try {
+    output = execFileSync(
+      'wrk',
+      [
+        '-t1',
+        `-c${options.connections}`,
+        `-d${options.duration}s`,
+        '-s',
+        scriptFile,
+        options.url,
+        '--',
+        listFile,
+        ...headerArgs,
+      ],
+      { encoding: 'utf8' },
+    );
+  } finally {
+    rmSync(listFile, { force: true });
+    rmSync(scriptFile, { force: true });
+  }
   const match = /RESULT (\{.*\})/.exec(output);
   if (!match) throw new Error(`wrk printed no result:\n${output}`);
   const result = JSON.parse(match[1]);
