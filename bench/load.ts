@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import type { CpuMeter, CpuPerRequest } from './cpu.js';
 
 export interface PlannedRequest {
   method: string;
@@ -17,9 +18,12 @@ export interface PlannedRequest {
 
 export interface LoadResult {
   rps: number;
+  /** Requests answered in the measured run. */
+  requests: number;
   p50: number;
   p99: number;
   errors: number;
+  cpu?: CpuPerRequest;
 }
 
 export interface LoadOptions {
@@ -32,6 +36,8 @@ export interface LoadOptions {
   warmup: number;
   /** Path to page through with next_cursor (walk scenarios). */
   chain?: string;
+  /** Reads the CPU time of the processes involved around the measured run. */
+  cpu?: CpuMeter;
 }
 
 export const loadGenerator = (() => {
@@ -47,7 +53,9 @@ export const loadGenerator = (() => {
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const run = loadGenerator === 'wrk' ? runWrk : runAutocannon;
   if (options.warmup > 0) await run({ ...options, duration: options.warmup });
-  return run(options);
+  const cpuSince = options.cpu?.();
+  const result = await run(options);
+  return cpuSince ? { ...result, cpu: cpuSince(result.requests) } : result;
 }
 
 const WRK_SCRIPT = `
@@ -120,6 +128,7 @@ function runWrk(options: LoadOptions): LoadResult {
   const result = JSON.parse(match[1]);
   return {
     rps: result.requests / (result.duration / 1e6),
+    requests: result.requests,
     p50: result.p50,
     p99: result.p99,
     errors: result.errors,
@@ -156,6 +165,7 @@ async function runAutocannon(options: LoadOptions): Promise<LoadResult> {
   });
   return {
     rps: result.requests.average,
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,

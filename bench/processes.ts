@@ -2,17 +2,26 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type CpuMeter, cpuMeter } from './cpu.js';
 
-/** The service is started as `npm start` starts it (its node arguments, read from package.json), without npm in between. */
-const SERVICE_ARGS = (
+/**
+ * The service is started as `npm start` starts it, without npm in between:
+ * the script's environment assignments and node arguments, read from
+ * package.json (`NAME=value … node <args>`).
+ */
+const START_SCRIPT = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string
-)
-  .split(/\s+/)
-  .slice(1);
+).split(/\s+/);
+const NODE_AT = START_SCRIPT.indexOf('node');
+const SERVICE_ENV = Object.fromEntries(
+  START_SCRIPT.slice(0, NODE_AT).map((assignment) => assignment.split('=', 2) as [string, string]),
+);
+const SERVICE_ARGS = START_SCRIPT.slice(NODE_AT + 1);
 
 export interface Running {
   url: string;
   child: ChildProcess;
+  cpu: CpuMeter;
 }
 
 /**
@@ -45,7 +54,7 @@ export async function startFloor(databaseUrl: string, port: number, log: string)
   const child = start('node', ['--import', 'tsx', 'bench/floor.ts', databaseUrl, String(port)], {}, log);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/members/1`);
-  return { url, child };
+  return { url, child, cpu: cpuMeter(child.pid as number, databaseUrl) };
 }
 
 /** The built service with default logging, access control and the rate limiter counting. */
@@ -56,6 +65,7 @@ export async function startService(
   log: string,
 ): Promise<Running> {
   const env = {
+    ...SERVICE_ENV,
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     WORKERS: String(workers),
@@ -67,7 +77,7 @@ export async function startService(
   await waitFor(`${url}/readyz`);
   // Every worker listens once the primary's /readyz answers; give the others a moment.
   if (workers > 1) await sleep(1500);
-  return { url, child };
+  return { url, child, cpu: cpuMeter(child.pid as number, databaseUrl) };
 }
 
 export async function stop({ child }: Running): Promise<void> {

@@ -1,4 +1,5 @@
 /** What a benchmark run prints: the table, and each target of the issue with its figure. */
+import type { CpuPerRequest } from './cpu.js';
 import type { LoadResult } from './load.js';
 
 export interface Row extends LoadResult {
@@ -7,15 +8,30 @@ export interface Row extends LoadResult {
   ratio?: number;
 }
 
+const microseconds = (value: number | undefined) =>
+  value === undefined ? '–' : Math.round(value).toString();
+
+/** The table; its CPU columns are microseconds per request of the process measured, the PostgreSQL server and the load generator. */
 export function printTable(rows: Row[]): void {
-  console.log('\n| scenario | req/s | p50 ms | p99 ms | errors | × floor |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log(
+    '\n| scenario | req/s | p50 ms | p99 ms | errors | × floor | CPU µs/req: process | database | load generator |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     const ratio = row.ratio === undefined ? '' : row.ratio.toFixed(2);
+    const { cpu } = row;
     console.log(
-      `| ${row.scenario} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${row.errors} | ${ratio} |`,
+      `| ${row.scenario} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} | ${row.errors} | ${ratio} ` +
+        `| ${microseconds(cpu?.service)} | ${microseconds(cpu?.database)} | ${microseconds(cpu?.loadGenerator)} |`,
     );
   }
+}
+
+/** How many cores a measurement kept busy: the process, the database server and the load generator together. */
+export function coresBusy(result: LoadResult): number | undefined {
+  const { cpu } = result;
+  if (!cpu) return undefined;
+  return ((cpu.service + (cpu.database ?? 0) + cpu.loadGenerator) * result.rps) / 1e6;
 }
 
 export interface Figures {
@@ -30,6 +46,9 @@ export interface Figures {
   patches: LoadResult;
   peakRssMb: number;
   peakRssWorkersMb: number;
+  /** GET one member with one process (the median round): how busy it kept the machine. */
+  single: LoadResult;
+  cores: number;
 }
 
 /** The targets of the performance issue, each with this run's figure and whether it is met. */
@@ -65,4 +84,15 @@ export function printTargets(f: Figures): void {
   console.log(`\ntargets (${f.dialect}):`);
   for (const [target, figure, met] of lines)
     console.log(`  ${met ? 'met    ' : 'NOT met'}  ${target}: ${figure}`);
+  const busy = coresBusy(f.single);
+  if (busy !== undefined) {
+    const { service, database, loadGenerator } = f.single.cpu as CpuPerRequest;
+    const parts = [`the service ${microseconds(service)} µs`];
+    if (database !== undefined) parts.push(`PostgreSQL ${microseconds(database)} µs`);
+    parts.push(`the load generator ${microseconds(loadGenerator)} µs`);
+    console.log(
+      `  (GET one member with one process: ${parts.join(', ')} of CPU a request kept ${busy.toFixed(2)} of ${f.cores} cores busy; ` +
+        `what a second worker can add is what is left)`,
+    );
+  }
 }

@@ -84,6 +84,7 @@ function load(
     connections: CONNECTIONS,
     ...time,
     chain: scenario.chain,
+    cpu: target.cpu,
   });
 }
 
@@ -182,6 +183,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       patches: row('PATCH member'),
       peakRssMb: peakRssMb(single),
       peakRssWorkersMb: peakRssMb(multi),
+      single: median(rounds.single),
+      cores: cpus().length,
     });
   } finally {
     for (const process of running) await stop(process);
