@@ -4,13 +4,15 @@
  *
  * Seeds a dataset, starts the service as a user runs it (built, default
  * logging, access control and rate limiting on, a database API key), drives it
- * over loopback and prints requests/s, p50, p99, errors and peak RSS per
- * scenario, with each read's ratio to a bare floor measured in the same run.
+ * over loopback and prints requests/s, p50, p99, errors and CPU time per
+ * request per scenario, with each read's ratio to a bare floor measured in
+ * the same run, and the peak RSS.
  *
  * These machines are shared and a figure moves by a quarter between runs.
  * The figures that are compared with each other (the floor, GET one member
  * with one process and with WORKERS processes, a page in the large and in
- * the small facility) are therefore measured in interleaved rounds (all
+ * the small facility), and the writes, whose targets are absolute, are
+ * therefore measured in interleaved rounds (all
  * processes run side by side, idle but for the one being measured). A ratio
  * is the median of its per-round ratios, whose two figures were measured
  * seconds apart: a slow patch of the machine falls on both.
@@ -30,7 +32,16 @@ import { createTestDatabase, removeSqliteFiles } from '../test/harness.js';
 import { type LoadResult, loadGenerator, runLoad } from './load.js';
 import { peakRssMb, type Running, startFloor, startService, stop } from './processes.js';
 import { printTable, printTargets, type Row } from './report.js';
-import { FLOOR, GET_MEMBER, LARGE_PAGE, SCENARIOS, type Scenario, SMALL_PAGE } from './scenarios.js';
+import {
+  FLOOR,
+  GET_MEMBER,
+  LARGE_PAGE,
+  PATCH_MEMBER,
+  POST_MEMBER,
+  SCENARIOS,
+  type Scenario,
+  SMALL_PAGE,
+} from './scenarios.js';
 import { type Seeded, seed } from './seed.js';
 
 const { values: options } = parseArgs({
@@ -130,48 +141,50 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
     await warmUp(single, GET_MEMBER, seeded, headers, WARMUP_PROCESS);
     for (const scenario of SCENARIOS) await warmUp(single, scenario, seeded, headers, WARMUP);
 
-    const rounds = { floor: [], single: [], multi: [], large: [], small: [] } as Record<string, LoadResult[]>;
-    for (let round = 0; round < ROUNDS; round++) {
-      rounds.floor.push(await measure(floor, FLOOR, seeded, {}));
-      rounds.single.push(await measure(single, GET_MEMBER, seeded, headers));
-      rounds.multi.push(await measure(multi, GET_MEMBER, seeded, headers));
-      rounds.large.push(await measure(single, LARGE_PAGE, seeded, headers));
-      rounds.small.push(await measure(single, SMALL_PAGE, seeded, headers));
-    }
-    const floorRps = median(rounds.floor).rps;
-    const inRounds = (key: string, scenario: string): Row => ({
-      ...median(rounds[key]),
-      scenario: `${scenario} (median of ${ROUNDS})`,
-      ratio: medianRatio(rounds[key], rounds.floor),
-    });
-    const rows: Row[] = [
-      {
-        ...median(rounds.floor),
-        scenario: `floor: bare Fastify route, same row by key (median of ${ROUNDS})`,
-      },
-      inRounds('single', GET_MEMBER.name),
+    // Measured in every round, side by side (see the top of this file). Writes have targets of their
+    // own in requests/s: a median over rounds is not one slow patch of the machine.
+    const inRounds: [string, Running, Scenario][] = [
+      ['floor', floor, FLOOR],
+      ['single', single, GET_MEMBER],
+      ['multi', multi, GET_MEMBER],
+      ['large', single, LARGE_PAGE],
+      ['small', single, SMALL_PAGE],
+      ['post', single, POST_MEMBER],
+      ['patch', single, PATCH_MEMBER],
     ];
-    for (const scenario of SCENARIOS.filter((s) => s !== GET_MEMBER)) {
-      if (scenario === LARGE_PAGE) rows.push(inRounds('large', LARGE_PAGE.name));
-      else if (scenario === SMALL_PAGE) rows.push(inRounds('small', SMALL_PAGE.name));
+    const rounds: Record<string, LoadResult[]> = Object.fromEntries(inRounds.map(([key]) => [key, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [key, target, scenario] of inRounds)
+        rounds[key].push(await measure(target, scenario, seeded, scenario === FLOOR ? {} : headers));
+    }
+    const rowOfRounds = (key: string, scenario: Scenario, name = scenario.name): Row => ({
+      ...median(rounds[key]),
+      scenario: `${name} (median of ${ROUNDS})`,
+      ratio: scenario.read ? medianRatio(rounds[key], rounds.floor) : undefined,
+    });
+    const floorRow = rowOfRounds('floor', FLOOR, 'floor: bare Fastify route, same row by key');
+    const rows: Row[] = [{ ...floorRow, ratio: undefined }];
+    for (const scenario of SCENARIOS) {
+      const key = inRounds.find(([, target, measured]) => target === single && measured === scenario)?.[0];
+      if (key) rows.push(rowOfRounds(key, scenario));
       else {
         const result = await measure(single, scenario, seeded, headers);
         rows.push({
           ...result,
           scenario: scenario.name,
-          ratio: scenario.read ? result.rps / floorRps : undefined,
+          ratio: scenario.read ? result.rps / floorRow.rps : undefined,
         });
       }
     }
-    rows.push({ ...inRounds('multi', `GET one member, WORKERS=${WORKERS}`) });
+    rows.push(rowOfRounds('multi', GET_MEMBER, `GET one member, WORKERS=${WORKERS}`));
 
     printTable(rows);
     const perRound = (key: string) => rounds[key].map((r) => Math.round(r.rps)).join(', ');
     console.log(
       `\nrounds, req/s: floor ${perRound('floor')}; GET one member ${perRound('single')}; with WORKERS=${WORKERS} ${perRound('multi')}; ` +
-        `page at ${members.toLocaleString()} ${perRound('large')}; page at 1,000 ${perRound('small')}`,
+        `page at ${members.toLocaleString()} ${perRound('large')}; page at 1,000 ${perRound('small')}; ` +
+        `POST member ${perRound('post')}; PATCH member ${perRound('patch')}`,
     );
-    const row = (name: string) => rows.find((r) => r.scenario === name) as Row;
     printTargets({
       dialect,
       members,
@@ -179,8 +192,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       getMemberVsFloor: medianRatio(rounds.single, rounds.floor),
       workersVsOne: medianRatio(rounds.multi, rounds.single),
       largePageCost: medianRatio(rounds.small, rounds.large),
-      creates: row('POST member'),
-      patches: row('PATCH member'),
+      creates: median(rounds.post),
+      patches: median(rounds.patch),
       peakRssMb: peakRssMb(single),
       peakRssWorkersMb: peakRssMb(multi),
       single: median(rounds.single),

@@ -46,6 +46,27 @@ export const SMALL_PAGE: Scenario = {
   },
 };
 
+/** Creates go to the small facilities but the first, which stays at 1,000 members for SMALL_PAGE. */
+export const POST_MEMBER: Scenario = {
+  name: 'POST member',
+  read: false,
+  plan: (s) => ({
+    method: 'POST',
+    path: `/admin/facilities/${s.smallFacilities[rand(1, s.smallFacilities.length - 1)]}/members`,
+    body: JSON.stringify({ first_name: 'Bench', last_name: `Runner${rand(1, 1e9)}` }),
+  }),
+};
+
+export const PATCH_MEMBER: Scenario = {
+  name: 'PATCH member',
+  read: false,
+  plan: (s) => ({
+    method: 'PATCH',
+    path: `${F}/members/${member(s)}`,
+    body: JSON.stringify({ notes: `n${rand(1, 1e9)}` }),
+  }),
+};
+
 export const SCENARIOS: Scenario[] = [
   GET_MEMBER,
   { name: 'GET one plan', read: true, plan: (s) => get(`${F}/plans/${plan(s)}`) },
@@ -68,24 +89,8 @@ export const SCENARIOS: Scenario[] = [
     chain: `${F}/members`,
   },
   { name: 'GET policy', read: true, plan: () => get(`${F}/policy`) },
-  {
-    name: 'POST member',
-    read: false,
-    plan: (s) => ({
-      method: 'POST',
-      path: `/admin/facilities/${s.smallFacilities[rand(1, s.smallFacilities.length - 1)]}/members`,
-      body: JSON.stringify({ first_name: 'Bench', last_name: `Runner${rand(1, 1e9)}` }),
-    }),
-  },
-  {
-    name: 'PATCH member',
-    read: false,
-    plan: (s) => ({
-      method: 'PATCH',
-      path: `${F}/members/${member(s)}`,
-      body: JSON.stringify({ notes: `n${rand(1, 1e9)}` }),
-    }),
-  },
+  POST_MEMBER,
+  PATCH_MEMBER,
   {
     name: 'PUT entitlement',
     read: false,
