@@ -45,8 +45,12 @@ function pids(args: string[]): number[] {
 }
 
 /** A process and its children (the service's workers). */
+export function processAndChildren(pid: number): number[] {
+  return [pid, ...pids(['-P', String(pid)])];
+}
+
 function treeTicks(pid: number): number {
-  return [pid, ...pids(['-P', String(pid)])].reduce((sum, p) => sum + ticksOf(p).own, 0);
+  return processAndChildren(pid).reduce((sum, p) => sum + ticksOf(p).own, 0);
 }
 
 /**

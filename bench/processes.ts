@@ -1,8 +1,8 @@
 /** The processes a benchmark run starts: the floor and the service, as users run it. */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type CpuMeter, cpuMeter } from './cpu.js';
+import { type CpuMeter, cpuMeter, processAndChildren } from './cpu.js';
 
 /**
  * The service is started as `npm start` starts it, without npm in between:
@@ -88,15 +88,8 @@ export async function stop({ child }: Running): Promise<void> {
 
 /** Peak resident memory (VmHWM) of a process or of its busiest child, in MB. */
 export function peakRssMb({ child }: Running): number {
-  const pids = [child.pid as number];
-  try {
-    const children = execFileSync('pgrep', ['-P', String(child.pid)])
-      .toString()
-      .trim();
-    pids.push(...children.split('\n').filter(Boolean).map(Number));
-  } catch {}
   let peak = 0;
-  for (const pid of pids) {
+  for (const pid of processAndChildren(child.pid as number)) {
     try {
       const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
       if (match) peak = Math.max(peak, Number(match[1]) / 1024);

@@ -28,7 +28,7 @@ export function printTable(rows: Row[]): void {
 }
 
 /** How many cores a measurement kept busy: the process, the database server and the load generator together. */
-export function coresBusy(result: LoadResult): number | undefined {
+function coresBusy(result: LoadResult): number | undefined {
   const { cpu } = result;
   if (!cpu) return undefined;
   return ((cpu.service + (cpu.database ?? 0) + cpu.loadGenerator) * result.rps) / 1e6;
