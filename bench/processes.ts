@@ -14,7 +14,10 @@ const START_SCRIPT = (
 ).split(/\s+/);
 const NODE_AT = START_SCRIPT.indexOf('node');
 const SERVICE_ENV = Object.fromEntries(
-  START_SCRIPT.slice(0, NODE_AT).map((assignment) => assignment.split('=', 2) as [string, string]),
+  START_SCRIPT.slice(0, NODE_AT).map((assignment) => {
+    const equals = assignment.indexOf('=');
+    return [assignment.slice(0, equals), assignment.slice(equals + 1)];
+  }),
 );
 const SERVICE_ARGS = START_SCRIPT.slice(NODE_AT + 1);
 

@@ -1,5 +1,4 @@
 /** What a benchmark run prints: the table, and each target of the issue with its figure. */
-import type { CpuPerRequest } from './cpu.js';
 import type { LoadResult } from './load.js';
 
 export interface Row extends LoadResult {
@@ -25,13 +24,6 @@ export function printTable(rows: Row[]): void {
         `| ${microseconds(cpu?.service)} | ${microseconds(cpu?.database)} | ${microseconds(cpu?.loadGenerator)} |`,
     );
   }
-}
-
-/** How many cores a measurement kept busy: the process, the database server and the load generator together. */
-function coresBusy(result: LoadResult): number | undefined {
-  const { cpu } = result;
-  if (!cpu) return undefined;
-  return ((cpu.service + (cpu.database ?? 0) + cpu.loadGenerator) * result.rps) / 1e6;
 }
 
 export interface Figures {
@@ -84,9 +76,11 @@ export function printTargets(f: Figures): void {
   console.log(`\ntargets (${f.dialect}):`);
   for (const [target, figure, met] of lines)
     console.log(`  ${met ? 'met    ' : 'NOT met'}  ${target}: ${figure}`);
-  const busy = coresBusy(f.single);
-  if (busy !== undefined) {
-    const { service, database, loadGenerator } = f.single.cpu as CpuPerRequest;
+  const { cpu, rps } = f.single;
+  if (cpu) {
+    const { service, database, loadGenerator } = cpu;
+    // How many cores the service, the database server and the load generator kept busy together.
+    const busy = ((service + (database ?? 0) + loadGenerator) * rps) / 1e6;
     const parts = [`the service ${microseconds(service)} µs`];
     if (database !== undefined) parts.push(`PostgreSQL ${microseconds(database)} µs`);
     parts.push(`the load generator ${microseconds(loadGenerator)} µs`);

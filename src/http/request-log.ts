@@ -88,7 +88,7 @@ const BASE_BINDINGS = `,"pid":${process.pid},"hostname":${JSON.stringify(hostnam
  * registered when info lines are off.
  */
 export function registerRequestLog(app: FastifyInstance, logger: LogSettings): void {
-  if (!logger || !((levels.values[logger.level] ?? Number.POSITIVE_INFINITY) <= INFO_LEVEL)) return;
+  if (!logger || (levels.values[logger.level] ?? Number.POSITIVE_INFINITY) > INFO_LEVEL) return;
   const { stream } = logger;
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url;
