@@ -1,4 +1,5 @@
 import { type Selectable, sql, type Updateable } from 'kysely';
+import { anyOf, batchReads, readsInBatches } from '../../db/batched-read.js';
 import type { Db, Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
 import { type ParameterFunction, prepareQuery } from '../../db/prepared-query.js';
@@ -113,12 +114,26 @@ const selectMemberByIdForUpdate = prepareQuery<MemberKey, Member>((db, param) =>
   memberById(db, param).forNoKeyUpdate(),
 );
 
+/** Reads of one member, gathered per turn on PostgreSQL (batchReads); the facility is checked on the row. */
+const readMemberInBatch = batchReads<Member>(
+  (db, param) =>
+    db
+      .selectFrom('members')
+      .select(MEMBER_COLUMNS)
+      .where('id', '=', anyOf(param('keys'))),
+  (member) => member.id,
+);
+
 export async function findMemberById(
   db: Executor,
   facilityId: number,
   memberId: number,
   options: { lock?: boolean } = {},
 ): Promise<Member | undefined> {
+  if (options.lock !== true && readsInBatches(db)) {
+    const member = await readMemberInBatch(db, memberId);
+    return member?.facility_id === facilityId ? member : undefined;
+  }
   const select =
     options.lock === true && dialectOf(db) === 'postgres' ? selectMemberByIdForUpdate : selectMemberById;
   const [member] = await select(db, { id: memberId, facilityId });

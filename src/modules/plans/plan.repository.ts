@@ -1,4 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import { anyOf, batchReads, readsInBatches } from '../../db/batched-read.js';
 import type { Db, Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
 import { type ParameterFunction, prepareQuery } from '../../db/prepared-query.js';
@@ -65,16 +66,34 @@ const selectPlanByIdForUpdate = prepareQuery<PlanKey, PlanRow>((db, param) =>
   planById(db, param).forUpdate(),
 );
 
+/** Reads of one plan, gathered per turn on PostgreSQL (batchReads); the facility is checked on the row. */
+const readPlanInBatch = batchReads<PlanRow>(
+  (db, param) =>
+    db
+      .selectFrom('plans')
+      .selectAll()
+      .where('id', '=', anyOf(param('keys'))),
+  (plan) => plan.id,
+);
+
 export async function findPlanRecordById(
   db: Executor,
   facilityId: number,
   planId: number,
   options: { lock?: boolean } = {},
 ): Promise<PlanRecord | undefined> {
+  if (options.lock !== true && readsInBatches(db)) {
+    const row = await readPlanInBatch(db, planId);
+    return row?.facility_id === facilityId ? toPlanRecord(row) : undefined;
+  }
   const select =
     options.lock === true && dialectOf(db) === 'postgres' ? selectPlanByIdForUpdate : selectPlanById;
   const [row] = await select(db, { id: planId, facilityId });
-  return row && { plan: toPlan(row), entitlementsVersion: row.entitlements_version };
+  return row && toPlanRecord(row);
+}
+
+function toPlanRecord(row: PlanRow): PlanRecord {
+  return { plan: toPlan(row), entitlementsVersion: row.entitlements_version };
 }
 
 export async function findPlanById(

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { anyOf, batchReads, readsInBatches } from '../../db/batched-read.js';
 import type { Db, Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
 import { type ParameterFunction, prepareQuery } from '../../db/prepared-query.js';
@@ -33,11 +34,25 @@ const selectPolicyForUpdate = prepareQuery<PolicyKey, PolicyRow>((db, param) =>
   policyOf(db, param).forUpdate(),
 );
 
+/** Reads of one facility's policy, gathered per turn on PostgreSQL (batchReads). */
+const readPolicyInBatch = batchReads<PolicyRow>(
+  (db, param) =>
+    db
+      .selectFrom('policies')
+      .selectAll()
+      .where('facility_id', '=', anyOf(param('keys'))),
+  (policy) => policy.facility_id,
+);
+
 export async function findPolicyByFacilityId(
   db: Executor,
   facilityId: number,
   options: { lock?: boolean } = {},
 ): Promise<Policy | undefined> {
+  if (options.lock !== true && readsInBatches(db)) {
+    const row = await readPolicyInBatch(db, facilityId);
+    return row && toPolicy(row);
+  }
   // Serializes concurrent PATCHes on PostgreSQL (If-Match, no lost update); SQLite writers are serial.
   const select = options.lock === true && dialectOf(db) === 'postgres' ? selectPolicyForUpdate : selectPolicy;
   const [row] = await select(db, { facilityId });

@@ -1,0 +1,69 @@
+import DataLoader from 'dataloader';
+import { type Compilable, type RawBuilder, sql } from 'kysely';
+import type { Db, Executor } from './database.js';
+import { dialectOf } from './dialect.js';
+import { type ParameterFunction, prepareQuery } from './prepared-query.js';
+
+/** Keys in one query at most; more go in the next. */
+const MAX_KEYS_PER_QUERY = 100;
+
+type Keys = { keys: number[] };
+
+/** `= any(keys)`: the right-hand side of a where on the key column, for one query over many keys. */
+export function anyOf(keys: number[]): RawBuilder<number> {
+  return sql<number>`any(${keys})`;
+}
+
+/**
+ * Whether reads by key on this database go through a batch: on PostgreSQL,
+ * outside a transaction. SQLite runs in the process, where a read costs
+ * less than gathering it; a transaction reads its own snapshot, with locks.
+ */
+export function readsInBatches(db: Executor): boolean {
+  return !db.isTransaction && dialectOf(db) === 'postgres';
+}
+
+/**
+ * Reads of one row by a unique integer key (an id, a facility's policy) that
+ * arrive in the same turn of the event loop go to PostgreSQL as one query
+ * (`where id = any($1)`), as Prisma does with findUnique. A round trip, not
+ * the index lookup, is what a point read costs the database, the pool and
+ * the driver; under concurrent requests each read now pays a share of one.
+ *
+ * Nothing is cached: each read sees what was committed when its query ran,
+ * which is after its request arrived, so a client still reads its own
+ * writes. The requests of one turn are those whose bytes were read together
+ * (the poll phase); their batch goes at the end of that turn
+ * (setImmediate), so a read waits for no timer.
+ *
+ * `build` selects the rows whose key is in `param('keys')` (see anyOf);
+ * `keyOf` reads the key of a row. The function returned is for
+ * readsInBatches databases only.
+ */
+export function batchReads<R>(
+  build: (db: Db, param: ParameterFunction<Keys>) => Compilable<R>,
+  keyOf: (row: R) => number,
+): (db: Executor, key: number) => Promise<R | undefined> {
+  const selectByKeys = prepareQuery<Keys, R>(build);
+  const loaders = new WeakMap<Executor, DataLoader<number, R | undefined>>();
+  const loaderFor = (db: Executor) => {
+    let loader = loaders.get(db);
+    if (loader === undefined) {
+      loader = new DataLoader(
+        async (keys) => {
+          const rows = await selectByKeys(db, { keys: [...keys] });
+          const byKey = new Map(rows.map((row) => [keyOf(row), row]));
+          return keys.map((key) => byKey.get(key));
+        },
+        {
+          cache: false,
+          batchScheduleFn: (dispatch) => setImmediate(dispatch),
+          maxBatchSize: MAX_KEYS_PER_QUERY,
+        },
+      );
+      loaders.set(db, loader);
+    }
+    return loader;
+  };
+  return (db, key) => loaderFor(db).load(key);
+}
