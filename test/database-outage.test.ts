@@ -55,6 +55,16 @@ test('PostgreSQL refusing connections: 503 with Retry-After on reads and writes,
     assert.equal(response.json().code, 'service_unavailable');
     assert.ok(Number(response.headers['retry-after']) >= 1);
   }
+  // Reads that arrive together share one query (src/db/batched-read.ts): each of them is answered 503.
+  const together = await Promise.all(
+    ['/admin/facilities/1/members/1', '/admin/facilities/1/members/2', '/admin/facilities/1/plans/1'].map(
+      (url) => app.inject({ url }),
+    ),
+  );
+  for (const response of together) {
+    assert.equal(response.statusCode, 503, response.body);
+    assert.equal(response.json().code, 'service_unavailable');
+  }
   await admin(`alter database ${name} allow_connections true`);
   assert.equal((await app.inject({ url: '/admin/facilities/1/policy' })).statusCode, 200);
   const created = await app.inject({

@@ -208,6 +208,16 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    test('a batch holds at most 100 reads: 101 reads that arrive together take two queries on PostgreSQL', async () => {
+      const url = `/admin/facilities/${LARGE}/members/${ids[LARGE].member}`;
+      captured = [];
+      const responses = await Promise.all(
+        Array.from({ length: 101 }, () => app.inject({ method: 'GET', url })),
+      );
+      assert.ok(responses.every((response) => response.json().id === ids[LARGE].member));
+      assert.equal(captured.length, dialect === 'postgres' ? 2 : 101);
+    });
+
     const LISTS: [string, string][] = [
       ['members, no filter', `/admin/facilities/${LARGE}/members`],
       [

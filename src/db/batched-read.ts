@@ -9,7 +9,10 @@ const MAX_KEYS_PER_QUERY = 100;
 
 type Keys = { keys: number[] };
 
-/** `= any(keys)`: the right-hand side of a where on the key column, for one query over many keys. */
+/**
+ * `any(keys)`, to follow `=` in a where on the key column: one query over
+ * many keys. Typed as the column's value so that Kysely accepts it there.
+ */
 export function anyOf(keys: number[]): RawBuilder<number> {
   return sql<number>`any(${keys})`;
 }
@@ -32,15 +35,19 @@ export function readsInBatches(db: Executor): boolean {
  *
  * Nothing is cached: each read sees what was committed when its query ran,
  * which is after its request arrived, so a client still reads its own
- * writes. The requests of one turn are those whose bytes were read together
- * (the poll phase); their batch goes at the end of that turn
- * (setImmediate), so a read waits for no timer.
+ * writes. A read joins the batch of the turn in which it is asked for: the
+ * reads of requests whose bytes were read together (the poll phase), or of
+ * requests whose earlier query ended in that turn. The batch goes at the
+ * end of the turn (setImmediate), so a read waits for no timer. A failed
+ * query fails every read of its batch with the same error (503 when the
+ * database cannot be reached).
  *
  * `build` selects the rows whose key is in `param('keys')` (see anyOf);
  * `keyOf` reads the key of a row. The function returned is for
- * readsInBatches databases only.
+ * readsInBatches databases only. A batch spans facilities: a caller that
+ * reads a facility's row by its id checks the row's facility_id.
  */
-export function batchReads<R>(
+export function batchReads<R extends object>(
   build: (db: Db, param: ParameterFunction<Keys>) => Compilable<R>,
   keyOf: (row: R) => number,
 ): (db: Executor, key: number) => Promise<R | undefined> {
@@ -53,7 +60,16 @@ export function batchReads<R>(
         async (keys) => {
           const rows = await selectByKeys(db, { keys: [...keys] });
           const byKey = new Map(rows.map((row) => [keyOf(row), row]));
-          return keys.map((key) => byKey.get(key));
+          const handedOut = new Set<number>();
+          // Each read owns its row, also when two reads of a batch ask for the same key.
+          return keys.map((key) => {
+            const row = byKey.get(key);
+            if (row === undefined || !handedOut.has(key)) {
+              handedOut.add(key);
+              return row;
+            }
+            return { ...row };
+          });
         },
         {
           cache: false,
