@@ -43,14 +43,14 @@ export function readsInBatches(db: Executor): boolean {
  * database cannot be reached).
  *
  * `build` selects the rows whose key is in `param('keys')` (see anyOf);
- * `keyOf` reads the key of a row. The function returned is for
- * readsInBatches databases only. A batch spans facilities: a caller that
- * reads a facility's row by its id checks the row's facility_id.
+ * `keyOf` reads the key of a row. A batch spans facilities, so a read is
+ * answered with its row only when the row is of the read's facility. The
+ * function returned is for readsInBatches databases only.
  */
-export function batchReads<R extends object>(
+export function batchReads<R extends { facility_id: number }>(
   build: (db: Db, param: ParameterFunction<Keys>) => Compilable<R>,
   keyOf: (row: R) => number,
-): (db: Executor, key: number) => Promise<R | undefined> {
+): (db: Executor, facilityId: number, key: number) => Promise<R | undefined> {
   const selectByKeys = prepareQuery<Keys, R>(build);
   const loaders = new WeakMap<Executor, DataLoader<number, R | undefined>>();
   const loaderFor = (db: Executor) => {
@@ -81,5 +81,8 @@ export function batchReads<R extends object>(
     }
     return loader;
   };
-  return (db, key) => loaderFor(db).load(key);
+  return async (db, facilityId, key) => {
+    const row = await loaderFor(db).load(key);
+    return row?.facility_id === facilityId ? row : undefined;
+  };
 }

@@ -114,7 +114,7 @@ const selectMemberByIdForUpdate = prepareQuery<MemberKey, Member>((db, param) =>
   memberById(db, param).forNoKeyUpdate(),
 );
 
-/** Reads of one member, gathered per turn on PostgreSQL (batchReads); the facility is checked on the row. */
+/** Reads of one member, gathered per turn on PostgreSQL (batchReads). */
 const readMemberInBatch = batchReads<Member>(
   (db, param) =>
     db
@@ -130,10 +130,7 @@ export async function findMemberById(
   memberId: number,
   options: { lock?: boolean } = {},
 ): Promise<Member | undefined> {
-  if (options.lock !== true && readsInBatches(db)) {
-    const member = await readMemberInBatch(db, memberId);
-    return member?.facility_id === facilityId ? member : undefined;
-  }
+  if (options.lock !== true && readsInBatches(db)) return readMemberInBatch(db, facilityId, memberId);
   const select =
     options.lock === true && dialectOf(db) === 'postgres' ? selectMemberByIdForUpdate : selectMemberById;
   const [member] = await select(db, { id: memberId, facilityId });

@@ -66,7 +66,7 @@ const selectPlanByIdForUpdate = prepareQuery<PlanKey, PlanRow>((db, param) =>
   planById(db, param).forUpdate(),
 );
 
-/** Reads of one plan, gathered per turn on PostgreSQL (batchReads); the facility is checked on the row. */
+/** Reads of one plan, gathered per turn on PostgreSQL (batchReads). */
 const readPlanInBatch = batchReads<PlanRow>(
   (db, param) =>
     db
@@ -83,8 +83,8 @@ export async function findPlanRecordById(
   options: { lock?: boolean } = {},
 ): Promise<PlanRecord | undefined> {
   if (options.lock !== true && readsInBatches(db)) {
-    const row = await readPlanInBatch(db, planId);
-    return row?.facility_id === facilityId ? toPlanRecord(row) : undefined;
+    const row = await readPlanInBatch(db, facilityId, planId);
+    return row && toPlanRecord(row);
   }
   const select =
     options.lock === true && dialectOf(db) === 'postgres' ? selectPlanByIdForUpdate : selectPlanById;

@@ -50,7 +50,7 @@ export async function findPolicyByFacilityId(
   options: { lock?: boolean } = {},
 ): Promise<Policy | undefined> {
   if (options.lock !== true && readsInBatches(db)) {
-    const row = await readPolicyInBatch(db, facilityId);
+    const row = await readPolicyInBatch(db, facilityId, facilityId);
     return row && toPolicy(row);
   }
   // Serializes concurrent PATCHes on PostgreSQL (If-Match, no lost update); SQLite writers are serial.
