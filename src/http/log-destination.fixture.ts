@@ -1,19 +1,22 @@
 /**
  * A process that logs through openLogDestination, for log-destination.test.ts:
- * writes LINES numbered lines of LINE_BYTES bytes to stdout; after WAIT_MS,
+ * writes LINES numbered lines of LINE_LENGTH characters (padded with PAD, `x`
+ * unless set; every LONG_EVERY-th line is LONG_LENGTH long) to stdout; after WAIT_MS,
  * TAIL_LINES more (too few to be handed on yet); then reports on stderr how
  * many lines were dropped, and exits at once (EXIT=now) or once all is written.
  */
 import { openLogDestination } from './log-destination.js';
 
 const env = (name: string) => Number(process.env[name] ?? 0);
-const lineBytes = env('LINE_BYTES');
+const pad = process.env.PAD ?? 'x';
 const { stream, droppedLines } = openLogDestination();
 let written = 0;
 const writeLines = (count: number) => {
   for (let end = written + count; written < end; written++) {
     const prefix = `${written} `;
-    stream.write(`${prefix}${'x'.repeat(lineBytes - prefix.length - 1)}\n`);
+    const long = env('LONG_EVERY') > 0 && written % env('LONG_EVERY') === 0;
+    const length = long ? env('LONG_LENGTH') : env('LINE_LENGTH');
+    stream.write(`${prefix}${pad.repeat(length - prefix.length - 1)}\n`);
   }
 };
 

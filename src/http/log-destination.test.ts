@@ -19,16 +19,19 @@ function startWriter(env: Record<string, string>) {
 }
 
 /** The numbers that start the received lines, after checking that each line is whole. */
-function lineNumbers(output: string, lineBytes: number): number[] {
+function lineNumbers(output: string, lineLength: number, lengthOf = (_n: number) => lineLength): number[] {
   const lines = output.split('\n').slice(0, -1);
-  for (const line of lines) assert.equal(line.length + 1, lineBytes, `a line was cut: ${line.slice(0, 40)}`);
+  for (const line of lines) {
+    const expected = lengthOf(Number(line.split(' ')[0]));
+    assert.equal(line.length + 1, expected, `a line was cut: ${line.slice(0, 40)}`);
+  }
   return lines.map((line) => Number(line.split(' ')[0]));
 }
 
 test('every line reaches stdout whole and in order, also those still gathered at process.exit', async () => {
   const writer = startWriter({
     LINES: '5000',
-    LINE_BYTES: '150',
+    LINE_LENGTH: '150',
     WAIT_MS: '300',
     TAIL_LINES: '5',
     EXIT: 'now',
@@ -45,8 +48,29 @@ test('every line reaches stdout whole and in order, also those still gathered at
   );
 });
 
+test('lines of multi-byte characters, and lines longer than a batch, arrive whole and in order', async () => {
+  // 'é' is two bytes in UTF-8: 1,000 characters are 1,998 bytes, and 3,000 fill more than one 4 KB batch.
+  const writer = startWriter({
+    LINES: '2000',
+    LINE_LENGTH: '1000',
+    PAD: 'é',
+    LONG_EVERY: '7',
+    LONG_LENGTH: '3000',
+  });
+  let output = '';
+  writer.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const [code] = await once(writer, 'exit');
+  assert.equal(code, 0);
+  assert.deepEqual(
+    lineNumbers(output, 1000, (n) => (n % 7 === 0 ? 3000 : 1000)),
+    Array.from({ length: 2000 }, (_, i) => i),
+  );
+});
+
 test('a reader that stops reading: lines past 8 MB are dropped and counted, the rest arrive once it reads', async () => {
-  const writer = startWriter({ LINES: '60000', LINE_BYTES: '200', WAIT_MS: '500' });
+  const writer = startWriter({ LINES: '60000', LINE_LENGTH: '200', WAIT_MS: '500' });
   let report = '';
   writer.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     report += chunk;
