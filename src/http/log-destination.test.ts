@@ -18,6 +18,18 @@ function startWriter(env: Record<string, string>) {
   });
 }
 
+/** Runs the writer to its end and gives what it wrote to stdout, after checking that it exited cleanly. */
+async function outputOf(env: Record<string, string>): Promise<string> {
+  const writer = startWriter(env);
+  let output = '';
+  writer.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const [code] = await once(writer, 'exit');
+  assert.equal(code, 0);
+  return output;
+}
+
 /** The numbers that start the received lines, after checking that each line is whole. */
 function lineNumbers(output: string, lineLength: number, lengthOf = (_n: number) => lineLength): number[] {
   const lines = output.split('\n').slice(0, -1);
@@ -29,19 +41,13 @@ function lineNumbers(output: string, lineLength: number, lengthOf = (_n: number)
 }
 
 test('every line reaches stdout whole and in order, also those still gathered at process.exit', async () => {
-  const writer = startWriter({
+  const output = await outputOf({
     LINES: '5000',
     LINE_LENGTH: '150',
     WAIT_MS: '300',
     TAIL_LINES: '5',
     EXIT: 'now',
   });
-  let output = '';
-  writer.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
-  const [code] = await once(writer, 'exit');
-  assert.equal(code, 0);
   assert.deepEqual(
     lineNumbers(output, 150),
     Array.from({ length: 5005 }, (_, i) => i),
@@ -50,19 +56,13 @@ test('every line reaches stdout whole and in order, also those still gathered at
 
 test('lines of multi-byte characters, and lines longer than a batch, arrive whole and in order', async () => {
   // 'é' is two bytes in UTF-8: 1,000 characters are 1,998 bytes, and 3,000 fill more than one 4 KB batch.
-  const writer = startWriter({
+  const output = await outputOf({
     LINES: '2000',
     LINE_LENGTH: '1000',
     PAD: 'é',
     LONG_EVERY: '7',
     LONG_LENGTH: '3000',
   });
-  let output = '';
-  writer.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-  });
-  const [code] = await once(writer, 'exit');
-  assert.equal(code, 0);
   assert.deepEqual(
     lineNumbers(output, 1000, (n) => (n % 7 === 0 ? 3000 : 1000)),
     Array.from({ length: 2000 }, (_, i) => i),
