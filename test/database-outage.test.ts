@@ -73,4 +73,7 @@ test('PostgreSQL refusing connections: 503 with Retry-After on reads and writes,
     payload: { first_name: 'Bo' },
   });
   assert.equal(created.statusCode, 201);
+  // A failed batch does not hold back the reads after it.
+  const read = await app.inject({ url: `/admin/facilities/1/members/${created.json().id}` });
+  assert.equal(read.statusCode, 200, read.body);
 });

@@ -167,57 +167,6 @@ for (const dialect of DIALECTS) {
       });
     }
 
-    test('reads of one member, plan or policy that arrive together take one query each kind on PostgreSQL', async () => {
-      const reads: [url: string, status: number, id?: number][] = [
-        [`/admin/facilities/${SMALL}/members/${ids[SMALL].member}`, 200, ids[SMALL].member],
-        [`/admin/facilities/${LARGE}/members/${ids[LARGE].member}`, 200, ids[LARGE].member],
-        // Read in the same query as the others, and still not found in another facility.
-        [`/admin/facilities/${SMALL}/members/${ids[LARGE].member}`, 404],
-        [`/admin/facilities/${SMALL}/members/${ids[SMALL].member}`, 200, ids[SMALL].member],
-        [`/admin/facilities/${SMALL}/plans/${ids[SMALL].plan}`, 200, ids[SMALL].plan],
-        [`/admin/facilities/${LARGE}/plans/${ids[LARGE].plan}`, 200, ids[LARGE].plan],
-        [`/admin/facilities/${LARGE}/plans/${ids[SMALL].plan}`, 404],
-        [`/admin/facilities/${SMALL}/policy`, 200],
-        [`/admin/facilities/${LARGE}/policy`, 200],
-      ];
-      // Both policies exist before counting (a first read creates one).
-      await Promise.all([
-        send('GET', `/admin/facilities/${SMALL}/policy`),
-        send('GET', `/admin/facilities/${LARGE}/policy`),
-      ]);
-      captured = [];
-      const responses = await Promise.all(reads.map(([url]) => app.inject({ method: 'GET', url })));
-      assert.deepEqual(
-        responses.map((response) => response.statusCode),
-        reads.map(([, status]) => status),
-      );
-      responses.forEach((response, i) => {
-        const [url, status, id] = reads[i];
-        if (id !== undefined) assert.equal(response.json().id, id, url);
-        if (url.endsWith('/policy')) assert.equal(response.json().facility_id, Number(url.split('/')[3]));
-        if (status === 404)
-          assert.equal(
-            response.json().code,
-            url.includes('/members/') ? 'member_not_found' : 'plan_not_found',
-          );
-      });
-      assert.equal(
-        captured.length,
-        dialect === 'postgres' ? 3 : reads.length,
-        captured.map((q) => q.sql).join('\n'),
-      );
-    });
-
-    test('a batch holds at most 100 reads: 101 reads that arrive together take two queries on PostgreSQL', async () => {
-      const url = `/admin/facilities/${LARGE}/members/${ids[LARGE].member}`;
-      captured = [];
-      const responses = await Promise.all(
-        Array.from({ length: 101 }, () => app.inject({ method: 'GET', url })),
-      );
-      assert.ok(responses.every((response) => response.json().id === ids[LARGE].member));
-      assert.equal(captured.length, dialect === 'postgres' ? 2 : 101);
-    });
-
     const LISTS: [string, string][] = [
       ['members, no filter', `/admin/facilities/${LARGE}/members`],
       [

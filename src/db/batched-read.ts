@@ -6,6 +6,12 @@ import { type ParameterFunction, prepareQuery } from './prepared-query.js';
 
 /** Keys in one query at most; more go in the next. */
 const MAX_KEYS_PER_QUERY = 100;
+/**
+ * A batch query that has run this long (behind a lock, on a lost connection)
+ * no longer holds the next batch back. A batch of point reads takes well
+ * under a millisecond.
+ */
+const STALLED_AFTER_MS = 100;
 
 type Keys = { keys: number[] };
 
@@ -35,12 +41,16 @@ export function readsInBatches(db: Executor): boolean {
  *
  * Nothing is cached: each read sees what was committed when its query ran,
  * which is after its request arrived, so a client still reads its own
- * writes. A read joins the batch of the turn in which it is asked for: the
- * reads of requests whose bytes were read together (the poll phase), or of
- * requests whose earlier query ended in that turn. The batch goes at the
- * end of the turn (setImmediate), so a read waits for no timer. A failed
- * query fails every read of its batch with the same error (503 when the
- * database cannot be reached).
+ * writes. One batch query of a kind runs at a time (oneBatchAtATime): the
+ * reads asked for while it runs gather in the next batch, which goes at the
+ * end of the turn in which the running one ends. When none runs, a batch
+ * goes at the end of the turn in which its first read is asked for
+ * (setImmediate), so a read waits for no timer. Batches therefore grow with
+ * the load, not with how busy this process happens to be: with two
+ * processes on PostgreSQL each saw about half the reads in a turn, batches
+ * of two or three, and the server's CPU per read doubled. A failed query
+ * fails every read of its batch with the same error (503 when the database
+ * cannot be reached).
  *
  * `build` selects the rows whose key is in `param('keys')` (see anyOf);
  * `keyOf` reads the key of a row. A batch spans facilities, so a read is
@@ -56,9 +66,10 @@ export function batchReads<R extends { facility_id: number }>(
   const loaderFor = (db: Executor) => {
     let loader = loaders.get(db);
     if (loader === undefined) {
+      const batches = oneBatchAtATime();
       loader = new DataLoader(
         async (keys) => {
-          const rows = await selectByKeys(db, { keys: [...keys] });
+          const rows = await batches.run(() => selectByKeys(db, { keys: [...keys] }));
           const byKey = new Map(rows.map((row) => [keyOf(row), row]));
           const handedOut = new Set<number>();
           // Each read owns its row, also when two reads of a batch ask for the same key.
@@ -73,7 +84,7 @@ export function batchReads<R extends { facility_id: number }>(
         },
         {
           cache: false,
-          batchScheduleFn: (dispatch) => setImmediate(dispatch),
+          batchScheduleFn: batches.schedule,
           maxBatchSize: MAX_KEYS_PER_QUERY,
         },
       );
@@ -84,5 +95,45 @@ export function batchReads<R extends { facility_id: number }>(
   return async (db, facilityId, key) => {
     const row = await loaderFor(db).load(key);
     return row?.facility_id === facilityId ? row : undefined;
+  };
+}
+
+/**
+ * Schedules a loader's batches so that one query runs at a time. DataLoader
+ * adds reads to a batch until it is dispatched, so a batch that waits here
+ * gathers every read asked for meanwhile (up to MAX_KEYS_PER_QUERY; a full
+ * batch waits behind it). When the running query ends, the next batch goes at
+ * the end of that turn. Once the latest query has run STALLED_AFTER_MS, the
+ * next batch goes beside it, so that a stuck query does not hold every read
+ * of its kind in this process.
+ */
+function oneBatchAtATime() {
+  let running = 0;
+  let lastStarted = 0;
+  const waiting: (() => void)[] = [];
+  const start = (dispatch: () => void) => {
+    running++;
+    lastStarted = performance.now();
+    stalled.refresh();
+    setImmediate(dispatch);
+  };
+  const stalled = setTimeout(() => {
+    const next = waiting.shift();
+    if (next !== undefined) start(next);
+  }, STALLED_AFTER_MS).unref();
+  return {
+    schedule(dispatch: () => void): void {
+      if (running === 0 || performance.now() - lastStarted >= STALLED_AFTER_MS) start(dispatch);
+      else waiting.push(dispatch);
+    },
+    async run<T>(query: () => Promise<T>): Promise<T> {
+      try {
+        return await query();
+      } finally {
+        running--;
+        const next = waiting.shift();
+        if (next !== undefined) start(next);
+      }
+    },
   };
 }
