@@ -21,9 +21,9 @@ const LARGE = 2;
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 5) {
+  for (let waited = 0; !condition(); waited += 1) {
     if (waited > 2000) assert.fail(`waited 2 s for ${what}`);
-    await sleep(5);
+    await sleep(1);
   }
 }
 
