@@ -14,15 +14,17 @@ import { type Database, openDatabase } from '../src/db/database.js';
 import { findMemberById } from '../src/modules/members/member.repository.js';
 import { createTestDatabase, DIALECTS } from './harness.js';
 
-const SMALL = 1;
-const LARGE = 2;
+/** Two facilities: a batch spans both. */
+const FACILITY_A = 1;
+const FACILITY_B = 2;
 
 /** The next turn of the event loop: a batch not held back has gone by then. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !condition(); waited += 1) {
-    if (waited > 2000) assert.fail(`waited 2 s for ${what}`);
+  const deadline = Date.now() + 2000;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`waited 2 s for ${what}`);
     await sleep(1);
   }
 }
@@ -35,8 +37,8 @@ for (const dialect of DIALECTS) {
     let drop: () => Promise<void>;
     let captured: { sql: string; parameters: readonly unknown[] }[] = [];
     const ids: Record<number, { plan: number; members: number[] }> = {
-      [SMALL]: { plan: 0, members: [] },
-      [LARGE]: { plan: 0, members: [] },
+      [FACILITY_A]: { plan: 0, members: [] },
+      [FACILITY_B]: { plan: 0, members: [] },
     };
 
     const send = async (method: 'GET' | 'POST', path: string, payload?: object) => {
@@ -70,7 +72,7 @@ for (const dialect of DIALECTS) {
         rateLimitPerMinute: 0,
       };
       app = await buildApp(config, { database, logger: false });
-      for (const facility of [SMALL, LARGE]) {
+      for (const facility of [FACILITY_A, FACILITY_B]) {
         ids[facility].plan = (await send('POST', `/admin/facilities/${facility}/plans`, { name: 'P' })).id;
         for (let i = 0; i < 4; i++) {
           const member = await send('POST', `/admin/facilities/${facility}/members`, { first_name: `M${i}` });
@@ -78,8 +80,8 @@ for (const dialect of DIALECTS) {
         }
       }
       // Both policies exist before counting (a first read creates one).
-      await send('GET', `/admin/facilities/${SMALL}/policy`);
-      await send('GET', `/admin/facilities/${LARGE}/policy`);
+      await send('GET', `/admin/facilities/${FACILITY_A}/policy`);
+      await send('GET', `/admin/facilities/${FACILITY_B}/policy`);
     });
 
     after(async () => {
@@ -89,18 +91,18 @@ for (const dialect of DIALECTS) {
     });
 
     test('reads of one member, plan or policy that arrive together take one query each kind on PostgreSQL', async () => {
-      const [small, large] = [ids[SMALL], ids[LARGE]];
+      const [ofA, ofB] = [ids[FACILITY_A], ids[FACILITY_B]];
       const reads: [path: string, status: number, id?: number][] = [
-        [`/admin/facilities/${SMALL}/members/${small.members[0]}`, 200, small.members[0]],
-        [`/admin/facilities/${LARGE}/members/${large.members[0]}`, 200, large.members[0]],
+        [`/admin/facilities/${FACILITY_A}/members/${ofA.members[0]}`, 200, ofA.members[0]],
+        [`/admin/facilities/${FACILITY_B}/members/${ofB.members[0]}`, 200, ofB.members[0]],
         // Read in the same query as the others, and still not found in another facility.
-        [`/admin/facilities/${SMALL}/members/${large.members[0]}`, 404],
-        [`/admin/facilities/${SMALL}/members/${small.members[0]}`, 200, small.members[0]],
-        [`/admin/facilities/${SMALL}/plans/${small.plan}`, 200, small.plan],
-        [`/admin/facilities/${LARGE}/plans/${large.plan}`, 200, large.plan],
-        [`/admin/facilities/${LARGE}/plans/${small.plan}`, 404],
-        [`/admin/facilities/${SMALL}/policy`, 200],
-        [`/admin/facilities/${LARGE}/policy`, 200],
+        [`/admin/facilities/${FACILITY_A}/members/${ofB.members[0]}`, 404],
+        [`/admin/facilities/${FACILITY_A}/members/${ofA.members[0]}`, 200, ofA.members[0]],
+        [`/admin/facilities/${FACILITY_A}/plans/${ofA.plan}`, 200, ofA.plan],
+        [`/admin/facilities/${FACILITY_B}/plans/${ofB.plan}`, 200, ofB.plan],
+        [`/admin/facilities/${FACILITY_B}/plans/${ofA.plan}`, 404],
+        [`/admin/facilities/${FACILITY_A}/policy`, 200],
+        [`/admin/facilities/${FACILITY_B}/policy`, 200],
       ];
       captured = [];
       const responses = await Promise.all(reads.map(([path]) => app.inject({ method: 'GET', url: path })));
@@ -126,11 +128,11 @@ for (const dialect of DIALECTS) {
     });
 
     test('a batch holds at most 100 reads: 101 reads that arrive together take two queries on PostgreSQL', async () => {
-      const id = ids[LARGE].members[0];
+      const id = ids[FACILITY_B].members[0];
       captured = [];
       const responses = await Promise.all(
         Array.from({ length: 101 }, () =>
-          app.inject({ method: 'GET', url: `/admin/facilities/${LARGE}/members/${id}` }),
+          app.inject({ method: 'GET', url: `/admin/facilities/${FACILITY_B}/members/${id}` }),
         ),
       );
       assert.ok(responses.every((response) => response.json().id === id));
@@ -140,14 +142,14 @@ for (const dialect of DIALECTS) {
     test('reads asked for, each in its own turn, while a query runs go together in the next query', {
       skip: dialect !== 'postgres' && 'SQLite reads each row at once',
     }, async () => {
-      const [first, ...later] = ids[LARGE].members;
+      const [first, ...later] = ids[FACILITY_B].members;
       captured = [];
       const reads: Promise<unknown>[] = [];
       await whileMembersLocked(async () => {
-        reads.push(findMemberById(database.db, LARGE, first));
+        reads.push(findMemberById(database.db, FACILITY_B, first));
         await until(() => captured.length === 1, 'the first query');
         for (const id of later) {
-          reads.push(findMemberById(database.db, LARGE, id));
+          reads.push(findMemberById(database.db, FACILITY_B, id));
           await nextTurn();
         }
         assert.equal(captured.length, 1, 'the later reads wait for the running query');
@@ -164,19 +166,19 @@ for (const dialect of DIALECTS) {
     test('a query that has run 100 ms (a lock, a lost connection) no longer holds the next batch back', {
       skip: dialect !== 'postgres' && 'SQLite reads each row at once',
     }, async () => {
-      const [a, b, c] = ids[SMALL].members;
+      const [a, b, c] = ids[FACILITY_A].members;
       captured = [];
       const reads: Promise<unknown>[] = [];
       await whileMembersLocked(async () => {
-        reads.push(findMemberById(database.db, SMALL, a));
+        reads.push(findMemberById(database.db, FACILITY_A, a));
         await until(() => captured.length === 1, 'the first query');
         // b waits, then goes beside the stuck query; c, asked for after that query has run 100 ms, goes at once.
-        reads.push(findMemberById(database.db, SMALL, b));
+        reads.push(findMemberById(database.db, FACILITY_A, b));
         await nextTurn();
         assert.equal(captured.length, 1);
         await until(() => captured.length === 2, 'the waiting batch to go');
         await sleep(150);
-        reads.push(findMemberById(database.db, SMALL, c));
+        reads.push(findMemberById(database.db, FACILITY_A, c));
         await nextTurn();
         assert.equal(captured.length, 3);
       });
