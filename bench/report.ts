@@ -24,6 +24,13 @@ export function printTable(rows: Row[]): void {
         `| ${microseconds(cpu?.service)} | ${microseconds(cpu?.database)} | ${microseconds(cpu?.loadGenerator)} |`,
     );
   }
+  // A scenario whose requests fail measures the error path, not the work it names.
+  const failed = rows.filter((row) => row.errors > 0).map((row) => `${row.scenario}: ${row.errors}`);
+  if (failed.length > 0) {
+    console.log(
+      `\nFAILED REQUESTS (status ≥ 400, timeouts, socket errors; the service's log says why): ${failed.join('; ')}`,
+    );
+  }
 }
 
 export interface Figures {
