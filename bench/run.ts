@@ -157,13 +157,17 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       for (const [key, target, scenario] of inRounds)
         rounds[key].push(await measure(target, scenario, seeded, scenario === FLOOR ? {} : headers));
     }
+    // A failed request in any round counts, not only in the median one.
+    const errorsOfRounds = (key: string) => rounds[key].reduce((sum, result) => sum + result.errors, 0);
     const rowOfRounds = (key: string, scenario: Scenario, name = scenario.name): Row => ({
       ...median(rounds[key]),
+      errors: errorsOfRounds(key),
       scenario: `${name} (median of ${ROUNDS})`,
       ratio: scenario.read ? medianRatio(rounds[key], rounds.floor) : undefined,
     });
     const floorRow: Row = {
       ...median(rounds.floor),
+      errors: errorsOfRounds('floor'),
       scenario: `floor: bare Fastify route, same row by key (median of ${ROUNDS})`,
     };
     const rows: Row[] = [floorRow];
