@@ -1,4 +1,5 @@
 /** The benchmark's scenarios: each plans one request at a time from the seeded data. */
+import { encodeCursor } from '../src/http/paging.js';
 import type { PlannedRequest } from './load.js';
 import { LARGE_FACILITY, type Seeded } from './seed.js';
 
@@ -13,13 +14,12 @@ export interface Scenario {
 
 const rand = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
 /**
- * A page's query string: from the start, or after member `id` with a cursor
- * as the service issues them (it issues none for id 0, and answers one with 400).
+ * A page's query string: from the start, or after member `id` with the
+ * cursor the service itself would issue (it issues none for id 0, and
+ * answers one with 400).
  */
 const pageAfter = (id: number, filters = '') => {
-  const params = [filters, id >= 1 ? `cursor=${Buffer.from(`id:${id}`).toString('base64url')}` : '']
-    .filter(Boolean)
-    .join('&');
+  const params = [filters, id >= 1 ? `cursor=${encodeCursor(id)}` : ''].filter(Boolean).join('&');
   return params === '' ? '' : `?${params}`;
 };
 const F = `/admin/facilities/${LARGE_FACILITY}`;
