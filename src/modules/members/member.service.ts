@@ -1,5 +1,5 @@
 import type { Db, Executor } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { changedFields } from '../../http/changes.js';
 import { AppError } from '../../http/errors.js';
 import { assertIfMatch, etagOf, writeTimeAfter } from '../../http/etag.js';
@@ -71,7 +71,9 @@ export async function createMember(
     if (values.date_of_birth !== null) assertDateOfBirth(values.date_of_birth, today, policy.min_member_age);
     if (values.plan_id !== null) await assertPlanUsable(trx, facilityId, values.plan_id);
     if (holdsSeat(values)) await assertSeatFree(trx, facilityId, values.plan_id as number);
-    const member = await insertMember(trx, facilityId, values, now).catch(rethrowEmailConflict(values.email));
+    const member = await insertMember(trx, facilityId, values, now).catch(
+      rethrowConstraintViolation(facilityId, values),
+    );
     await recordAuditEvent(trx, context, {
       facilityId,
       resourceType: 'member',
@@ -125,7 +127,9 @@ export async function patchMember(
       write.status_changed_at = now;
       if (current.status === 'removed') write.deleted_at = null;
     }
-    const updated = await updateMember(trx, memberId, write, now).catch(rethrowEmailConflict(next.email));
+    const updated = await updateMember(trx, memberId, write, now).catch(
+      rethrowConstraintViolation(facilityId, next),
+    );
     await recordAuditEvent(trx, context, {
       facilityId,
       resourceType: 'member',
@@ -182,13 +186,24 @@ async function assertSeatFree(trx: Executor, facilityId: number, planId: number)
   }
 }
 
-function rethrowEmailConflict(email: string | null) {
+/**
+ * The database's own answer to a member write: a unique violation is an
+ * email taken meanwhile; a foreign key violation is a plan hard-deleted after
+ * assertPlanUsable read it (that read takes no lock), which the member may
+ * no longer join.
+ */
+function rethrowConstraintViolation(facilityId: number, member: Pick<MemberValues, 'email' | 'plan_id'>) {
   return (error: unknown): never => {
-    if (!isUniqueViolation(error)) throw error;
-    throw new AppError(
-      'member_email_conflict',
-      `A member with email ${email} already exists in this facility`,
-    );
+    if (isUniqueViolation(error)) {
+      throw new AppError(
+        'member_email_conflict',
+        `A member with email ${member.email} already exists in this facility`,
+      );
+    }
+    if (isForeignKeyViolation(error) && member.plan_id !== null) {
+      throw new AppError('invalid_plan', `Facility ${facilityId} has no plan with id ${member.plan_id}`);
+    }
+    throw error;
   };
 }
 

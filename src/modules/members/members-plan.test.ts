@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertProblem, describeEachDialect } from '../../../test/harness.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { assertProblem, describeEachDialect, type TestResponse } from '../../../test/harness.js';
 
 describeEachDialect('member plan', (api) => {
   const membersUrl = (facility: number) => `/admin/facilities/${facility}/members`;
@@ -109,5 +111,42 @@ describeEachDialect('member plan', (api) => {
     for (const refused of responses.filter((r) => r.status !== 200)) assertProblem(refused, 409, 'plan_full');
     const active = await api.get(`${membersUrl(facility)}?plan_id=${plan.id}&status=active`);
     assert.equal(active.body.members.length, 3);
+  });
+
+  test('a plan hard-deleted while a member joins it is 422 invalid_plan, not a database error', async (t) => {
+    if (api.dialect !== 'postgres') {
+      t.skip(
+        'SQLite runs one write at a time: no delete can fall between the check of the plan and the write',
+      );
+      return;
+    }
+    const facility = api.newFacility();
+    const member = await createMember(facility, {});
+    const joins: [string, () => Promise<TestResponse>][] = [
+      ['create', () => post(facility, { first_name: 'Bo', plan_id: plan.id })],
+      ['PATCH', () => patch(facility, member.id, { plan_id: plan.id })],
+    ];
+    let plan = { id: 0 };
+    for (const [write, join] of joins) {
+      // With max_members the write reads the plan again under a lock: it waits there for the delete.
+      plan = await createPlan(facility, { name: `Doomed for ${write}`, max_members: 5 });
+      // Committed once the write waits: the write then finds the plan gone.
+      const { pending } = await api.app.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('plans').where('id', '=', plan.id).execute();
+        const pending = join();
+        for (let waited = 0; ; waited += 5) {
+          const { rows } = await sql<{
+            waiting: number;
+          }>`select count(*)::int as waiting from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`.execute(trx);
+          if (rows[0].waiting > 0) break;
+          assert.ok(waited < 5000, `the ${write} never waited for the delete's lock`);
+          await sleep(5);
+        }
+        return { pending };
+      });
+      assertProblem(await pending, 422, 'invalid_plan');
+    }
+    assert.equal((await api.get(memberUrl(facility, member.id))).body.plan_id, null);
   });
 });
