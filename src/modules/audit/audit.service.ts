@@ -18,13 +18,23 @@ export function diffFields(
   const changes: Record<string, { before: unknown; after: unknown }> = {};
   const compare = (name: string) => {
     if (IGNORED_FIELDS.has(name)) return;
-    const was = before?.[name] ?? null;
-    const is = after?.[name] ?? null;
+    const was = ownField(before, name);
+    const is = ownField(after, name);
     if (differ(was, is)) changes[name] = { before: was, after: is };
   };
-  for (const name in before) compare(name);
-  for (const name in after) if (before === null || !(name in before)) compare(name);
+  for (const name of Object.keys(before ?? {})) compare(name);
+  for (const name of Object.keys(after ?? {}))
+    if (before === null || !Object.hasOwn(before, name)) compare(name);
   return changes;
+}
+
+/**
+ * A field's value, or null when absent. Own fields only: entitlement keys are
+ * the client's, and one named `constructor` or `valueOf` must not read
+ * Object.prototype's function when the other side lacks it.
+ */
+function ownField(fields: Fields | null, name: string): unknown {
+  return fields !== null && Object.hasOwn(fields, name) ? (fields[name] ?? null) : null;
 }
 
 /** Fields hold JSON values: primitives compare as they are, anything else by its JSON text. */

@@ -107,6 +107,24 @@ describeEachDialect('audit trail', (api) => {
     );
   });
 
+  test("entitlement keys named like Object's methods (constructor, valueOf) are recorded like any key", async () => {
+    const facility = api.newFacility();
+    const { plan } = await createPlan(facility);
+    const url = `${f(facility)}/plans/${plan.id}/entitlements`;
+    await api.put(`${url}/constructor`, { value: 5 });
+    await api.put(`${url}/valueOf`, { value: true });
+    await api.delete(`${url}/valueOf`);
+    const list = await events(facility, '?resource_type=entitlements');
+    assert.deepEqual(
+      list.map((e) => [e.action, e.changes]),
+      [
+        ['create', { constructor: { before: null, after: 5 } }],
+        ['create', { valueOf: { before: null, after: true } }],
+        ['delete', { valueOf: { before: true, after: null } }],
+      ],
+    );
+  });
+
   test("a plan created from a template records the template's entitlements too", async () => {
     const facility = api.newFacility();
     const { plan } = await createPlan(facility, { template_id: 1 });

@@ -57,6 +57,16 @@ describeEachDialect('entitlements: ETag and If-Match', (api) => {
     assert.notEqual(etagOf(await api.get(url)), changed);
   });
 
+  test("a key named like Object's methods (constructor) changes the ETag like any key: the old tag is then stale", async () => {
+    const { url, one, etag } = await planWithEntitlements();
+    assert.equal((await api.put(one('constructor'), { value: 5 })).status, 201);
+    assert.notEqual(etagOf(await api.get(url)), etag);
+    const stale = await api.put(url, { entitlements: { sauna: true } }, { 'if-match': etag });
+    assertProblem(stale, 412, 'precondition_failed');
+    const kept = (await api.get(url)).body.entitlements.map((e: { key: string }) => e.key);
+    assert.deepEqual(kept, ['constructor', 'guest_passes', 'sauna']);
+  });
+
   test('the ETag changes with every write, even one back to an earlier set: the old tag is then stale', async () => {
     const { url, etag: first } = await planWithEntitlements();
     const changed = await api.put(url, { entitlements: { guest_passes: 5 } });
