@@ -48,9 +48,9 @@ export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
     if (httpPart === 'body') {
       return (data: unknown) => {
         const valid = validate(data);
-        const nul = nulCharacterErrors(data, '');
-        if (valid && nul.length === 0) return { value: data };
-        return { error: validationError([...(valid ? [] : (validate.errors ?? [])), ...nul]) };
+        const text = textCharacterErrors(data, '');
+        if (valid && text.length === 0) return { value: data };
+        return { error: validationError([...(valid ? [] : (validate.errors ?? [])), ...text]) };
       };
     }
     const properties = schema.properties ?? {};
@@ -64,9 +64,9 @@ export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
       const converted = convertParameters(data, properties);
       const valid = validate(converted);
       if (valid && holdsOnlyNumbers) return { value: converted };
-      const nul = nulCharacterErrors(converted, '');
-      if (valid && nul.length === 0) return { value: converted };
-      return { error: validationError([...(valid ? [] : (validate.errors ?? [])), ...nul]) };
+      const text = textCharacterErrors(converted, '');
+      if (valid && text.length === 0) return { value: converted };
+      return { error: validationError([...(valid ? [] : (validate.errors ?? [])), ...text]) };
     };
   };
 }
@@ -76,32 +76,39 @@ function validationError(errors: ErrorObject[]) {
 }
 
 /**
- * PostgreSQL text cannot hold U+0000, so a string (value or key) holding it is
- * invalid on either database; reported with the schema's errors.
+ * Text the databases cannot store as sent is invalid on either one, and
+ * reported with the schema's errors: U+0000, which PostgreSQL text cannot
+ * hold, and an unpaired UTF-16 surrogate (JSON's "\ud800"), which is no
+ * character at all: PostgreSQL stores U+FFFD in its place and SQLite three
+ * bytes of invalid UTF-8, so the two would answer differently.
  */
-function nulCharacterErrors(value: unknown, pointer: string): ErrorObject[] {
+function textCharacterErrors(value: unknown, pointer: string): ErrorObject[] {
   if (typeof value === 'string') {
-    if (!value.includes('\u0000')) return NO_ERRORS;
-    return [
-      {
-        keyword: 'nul',
-        instancePath: pointer,
-        schemaPath: '',
-        params: {},
-        message: 'must not contain the NUL character',
-      },
-    ];
+    const message = textCharacterProblem(value);
+    if (message === undefined) return NO_ERRORS;
+    return [{ keyword: 'text', instancePath: pointer, schemaPath: '', params: {}, message }];
   }
   if (value === null || typeof value !== 'object') return NO_ERRORS;
   let errors = NO_ERRORS;
   for (const key in value) {
     const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    const found = key.includes('\u0000')
-      ? nulCharacterErrors(key, at)
-      : nulCharacterErrors((value as Record<string, unknown>)[key], at);
+    const found =
+      textCharacterProblem(key) !== undefined
+        ? textCharacterErrors(key, at)
+        : textCharacterErrors((value as Record<string, unknown>)[key], at);
     if (found.length > 0) errors = [...errors, ...found];
   }
   return errors;
+}
+
+/** String.prototype.isWellFormed (Node 20), which TypeScript's ES2022 library does not declare. */
+type MaybeWellFormed = string & { isWellFormed(): boolean };
+
+function textCharacterProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain the NUL character';
+  if (!(text as MaybeWellFormed).isWellFormed())
+    return 'must not contain an unpaired surrogate (U+D800 to U+DFFF)';
+  return undefined;
 }
 
 /** Shared by every clean value: most requests have no NUL anywhere. */
@@ -143,7 +150,7 @@ export function collectRequestErrors(request: FastifyRequest): FieldError[] {
     if (!schema) continue;
     const validate = ajv.compile(schema);
     const value = part === 'body' ? data.body : convertParameters(data[part], schema.properties ?? {});
-    const found = [...(validate(value) ? [] : (validate.errors ?? [])), ...nulCharacterErrors(value, '')];
+    const found = [...(validate(value) ? [] : (validate.errors ?? [])), ...textCharacterErrors(value, '')];
     errors.push(...toFieldErrors(found, part));
   }
   return errors;

@@ -130,6 +130,17 @@ describeEachDialect('members', (api) => {
     assertInvalid(await api.get(`${membersUrl(facility)}?q=a%00`), 'q');
   });
 
+  test('text with an unpaired surrogate is 400, on both databases, and nothing is written', async () => {
+    const facility = api.newFacility();
+    const lone = '\ud800'.repeat(100);
+    assertInvalid(await post(facility, { first_name: lone, notes: 'x\udfffy' }), '/first_name', '/notes');
+    assert.equal((await post(facility, { first_name: 'Zoë 😀' })).status, 201);
+    assert.deepEqual(
+      (await api.get(membersUrl(facility))).body.members.map((m: { first_name: string }) => m.first_name),
+      ['Zoë 😀'],
+    );
+  });
+
   test('unknown and read-only fields are 400 on create and PATCH', async () => {
     const facility = api.newFacility();
     const member = await createMember(facility);
