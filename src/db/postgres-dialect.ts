@@ -12,8 +12,12 @@ import type pg from 'pg';
 
 export type QueryListener = (sql: string, parameters: readonly unknown[]) => void;
 
-/** Sessions run in UTC, so timestamps arrive in the one form toIsoTimestamp reads fast. */
-const UTC_SESSION = '-c TimeZone=UTC';
+/**
+ * Sessions run in UTC with ISO dates, whatever the server or database sets,
+ * so timestamps and dates arrive in the one form toIsoTimestamp reads fast
+ * (DateStyle 'SQL, DMY' would send `03/02/2000`).
+ */
+const UTC_SESSION = '-c TimeZone=UTC -c DateStyle=ISO,YMD';
 const TIMESTAMPTZ_OID = 1184;
 const TIMESTAMP_OID = 1114;
 const DATE_OID = 1082;
