@@ -320,6 +320,23 @@ describeEachDialect('HTTP rules', (api) => {
     });
   });
 
+  test('a body nested 10,000 deep is 400 validation_error, not 500, on every operation with a body', async () => {
+    const facility = api.newFacility();
+    const plan = await newPlan(facility);
+    const member = await newMember(facility);
+    const ids = { facility_id: String(facility), plan_id: String(plan), member_id: String(member) };
+    const payload = `{"deep":${'['.repeat(10_000)}"x"${']'.repeat(10_000)}}`;
+    for (const operation of BODY_OPERATIONS) {
+      const { method, path } = split(operation);
+      const url = fill(path, ids);
+      const response = await raw(api, method, url, {
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
+      assertProblem(response, 400, 'validation_error');
+    }
+  });
+
   test('a body naming __proto__ or constructor is 400 validation_error for an unknown field', async () => {
     const facility = api.newFacility();
     const url = `/admin/facilities/${facility}/plans`;

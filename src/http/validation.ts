@@ -85,20 +85,28 @@ function validationError(errors: ErrorObject[]) {
 function textCharacterErrors(value: unknown, pointer: string): ErrorObject[] {
   if (typeof value === 'string') {
     const message = textCharacterProblem(value);
-    if (message === undefined) return NO_ERRORS;
-    return [{ keyword: 'text', instancePath: pointer, schemaPath: '', params: {}, message }];
+    return message === undefined ? NO_ERRORS : [textError(pointer, message)];
   }
   if (value === null || typeof value !== 'object') return NO_ERRORS;
+  // A loop, not recursion: a body nested ten thousand deep must be a 400, not a stack overflow.
   let errors = NO_ERRORS;
-  for (const key in value) {
-    const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    const found =
-      textCharacterProblem(key) !== undefined
-        ? textCharacterErrors(key, at)
-        : textCharacterErrors((value as Record<string, unknown>)[key], at);
-    if (found.length > 0) errors = [...errors, ...found];
+  const pending: [unknown, string][] = [[value, pointer]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [container, at] = next as [Record<string, unknown>, string];
+    for (const key in container) {
+      const keyAt = `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      const item = container[key];
+      const message =
+        textCharacterProblem(key) ?? (typeof item === 'string' ? textCharacterProblem(item) : undefined);
+      if (message !== undefined) errors = [...errors, textError(keyAt, message)];
+      else if (item !== null && typeof item === 'object') pending.push([item, keyAt]);
+    }
   }
   return errors;
+}
+
+function textError(instancePath: string, message: string): ErrorObject {
+  return { keyword: 'text', instancePath, schemaPath: '', params: {}, message };
 }
 
 /** String.prototype.isWellFormed (Node 20), which TypeScript's ES2022 library does not declare. */
