@@ -18,7 +18,7 @@ import { requestIdFor } from './http/request-id.js';
 import { type LogSettings, lazyRequestLogger, registerRequestLog } from './http/request-log.js';
 import { registerResponseHeaders } from './http/response-headers.js';
 import { Problem } from './http/schemas.js';
-import { createValidatorCompiler } from './http/validation.js';
+import { createValidatorCompiler, refuseUndeclaredQuery } from './http/validation.js';
 import { createKeyVerifier } from './modules/api-keys/api-key.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { registerIdempotency } from './modules/idempotency/idempotency.hooks.js';
@@ -98,6 +98,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         registerAuthentication(api, config, createKeyVerifier(database.db, keyChanges, config.adminApiKey));
         await registerRateLimit(api, config);
         registerIdempotency(api);
+        refuseUndeclaredQuery(api);
         await api.register(registerModules);
       });
     },

@@ -500,8 +500,8 @@ describeEachDialect('HTTP rules', (api) => {
       ],
       [
         await api.get(`/admin/facilities/${facility}/members/424242?x=1`),
-        404,
-        'member_not_found',
+        400,
+        'validation_error',
         `/admin/facilities/${facility}/members/424242`,
       ],
       [await api.get('/nowhere?q=1'), 404, 'not_found', '/nowhere'],
@@ -566,6 +566,25 @@ describeEachDialect('HTTP rules', (api) => {
     const body = assertInvalid(response, 'sport_id', 'status', 'role', 'plan_id', 'limit');
     assertProblemShape(response, url);
     for (const error of body.errors) assert.equal(error.location, 'query', JSON.stringify(error));
+  });
+
+  test('an unknown query parameter is 400 naming it, on every operation, and writes nothing', async () => {
+    const facility = api.newFacility();
+    const plan = await newPlan(facility);
+    const member = await newMember(facility);
+    const ids = { facility_id: String(facility), plan_id: String(plan), member_id: String(member) };
+    for (const operation of OPERATIONS) {
+      const { method, path } = split(operation);
+      const body = VALID_BODIES[operation];
+      const response = await api.request(method, `${fill(path, ids)}?include_inactve=true`, body);
+      const problem = assertInvalid(response, 'include_inactve');
+      assert.equal(problem.errors[0].location, 'query', operation);
+    }
+    assert.deepEqual(await planNames(facility), ['Plan']);
+    assert.equal((await api.get(`/admin/facilities/${facility}/members/${member}`)).status, 200);
+    assert.deepEqual((await api.get(`/admin/facilities/${facility}/plans/${plan}/entitlements`)).body, {
+      entitlements: [],
+    });
   });
 
   test('a path problem has location path', async () => {

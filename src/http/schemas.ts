@@ -36,6 +36,9 @@ export const CurrencyCode = Type.String({
   description: 'ISO 4217 code',
 });
 
+/** The query of an operation that takes no parameters: any name in it is 400, as a typo is on the lists. */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
 export const FacilityParams = Type.Object({ facility_id: Id }, { additionalProperties: false });
 
 export const PagingQuery = {

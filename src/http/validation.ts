@@ -1,7 +1,8 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from './errors.js';
+import { NoQuery } from './schemas.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -23,6 +24,18 @@ type JsonSchema = {
   properties?: Record<string, JsonSchema>;
   additionalProperties?: boolean | JsonSchema;
 };
+
+/**
+ * Operations whose schema declares no query take none: `?foo=1` is 400
+ * there too, not ignored. Registered before the API's routes.
+ */
+export function refuseUndeclaredQuery(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (route.schema !== undefined && route.schema.querystring === undefined) {
+      route.schema = { ...route.schema, querystring: NoQuery };
+    }
+  });
+}
 
 /**
  * Bodies are validated strictly: no type coercion, no silently removed fields,
