@@ -105,6 +105,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     { prefix: config.basePath },
   );
 
+  // Last, so that the lines logged while the rest closes are written before the process exits.
+  if (logDestination) app.addHook('onClose', () => logDestination.flushed());
   await app.ready();
   return app as unknown as App;
 }

@@ -19,6 +19,8 @@ export interface LogDestination {
   stream: pino.DestinationStream;
   /** Lines dropped because the reader fell MAX_PENDING_LOG_BYTES behind. */
   droppedLines(): number;
+  /** Hands on the lines gathered so far and resolves once every line handed on is written (or dropped). */
+  flushed(): Promise<void>;
 }
 
 /**
@@ -42,8 +44,11 @@ export interface LogDestination {
  * - A reader that stops reading (a stuck pipe) does not stall requests:
  *   lines wait in memory up to 8 MB, then are dropped and counted
  *   (log_lines_dropped_total).
- * - When the process exits, pino writes what sonic-boom holds, then the
- *   lines still gathered here are written after them.
+ * - A graceful stop waits for `flushed()` (an onClose hook). When the
+ *   process then exits, pino writes what sonic-boom still holds, and the
+ *   lines still gathered here follow. An exit without that wait can lose a
+ *   batch that sonic-boom is retrying after EAGAIN (a full pipe): its
+ *   flushSync skips the batch it is writing.
  */
 export function openLogDestination(fd = 1): LogDestination {
   const destination = pino.destination({
@@ -55,10 +60,28 @@ export function openLogDestination(fd = 1): LogDestination {
     minLength: 0,
   });
   // In buffer mode sonic-boom takes Buffers; its types know only strings.
-  const writeBatch = destination.write.bind(destination) as unknown as (batch: Buffer) => boolean;
+  const write = destination.write.bind(destination) as unknown as (batch: Buffer) => boolean;
+  /** Bytes handed to sonic-boom and neither written nor dropped yet. */
+  let unwrittenBytes = 0;
+  let whenWritten: (() => void)[] = [];
+  const settle = () => {
+    if (unwrittenBytes > 0) return;
+    for (const resolve of whenWritten) resolve();
+    whenWritten = [];
+  };
+  const writeBatch = (batch: Buffer) => {
+    unwrittenBytes += batch.length;
+    write(batch);
+  };
+  destination.on('write', (bytes: number) => {
+    unwrittenBytes -= bytes;
+    settle();
+  });
   let dropped = 0;
   destination.on('drop', (lost: Buffer) => {
+    unwrittenBytes -= lost.length;
     for (let at = lost.indexOf(NEWLINE); at !== -1; at = lost.indexOf(NEWLINE, at + 1)) dropped++;
+    settle();
   });
 
   let batch = Buffer.allocUnsafeSlow(ATOMIC_PIPE_WRITE_BYTES);
@@ -95,5 +118,11 @@ export function openLogDestination(fd = 1): LogDestination {
       if (gatheredBytes >= WRITE_AFTER_BYTES) handOn();
     },
   };
-  return { stream, droppedLines: () => dropped };
+  const flushed = () =>
+    new Promise<void>((resolve) => {
+      handOn();
+      whenWritten.push(resolve);
+      settle();
+    });
+  return { stream, droppedLines: () => dropped, flushed };
 }
