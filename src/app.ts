@@ -7,7 +7,7 @@ import { openChangeCounter } from './db/change-counter.js';
 import { type Database, type Db, type DialectName, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerAuthentication } from './http/auth.js';
-import { registerErrorHandler, sendProblem, toAppError } from './http/error-handler.js';
+import { answerClientError, registerErrorHandler, sendProblem, toAppError } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { openLogDestination } from './http/log-destination.js';
 import { registerMetrics } from './http/metrics.js';
@@ -65,6 +65,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: { maxParamLength: 1000, ignoreTrailingSlash: true },
     bodyLimit: config.bodyLimitBytes,
     frameworkErrors: (error, request, reply) => sendProblem(request, reply, toAppError(error)),
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('db', database.db);

@@ -4,6 +4,7 @@
  * path and query parameter parsing, the OpenAPI document and the docs page.
  */
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { test } from 'node:test';
 import { type Api, assertInvalid, assertProblem, describeEachDialect, type TestResponse } from './harness.js';
 
@@ -488,6 +489,52 @@ describeEachDialect('HTTP rules', (api) => {
   });
 
   // --- problem bodies and validation errors --------------------------------------
+
+  test("requests Node's HTTP parser refuses are problem+json with an X-Request-Id: an unknown method 400, headers over 16 KB 431", async () => {
+    const { port } = new URL(await api.app.listen({ port: 0, host: '127.0.0.1' }));
+    /** Sends raw bytes and gives the status, the headers (lower-cased) and the parsed body of the answer. */
+    const send = (request: string) =>
+      new Promise<{ status: number; headers: Record<string, string>; body: Record<string, unknown> }>(
+        (resolve) => {
+          let answer = '';
+          const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+          socket.setEncoding('utf8').on('data', (chunk: string) => {
+            answer += chunk;
+          });
+          socket.on('close', () => {
+            const [head, body] = answer.split('\r\n\r\n');
+            const [statusLine, ...lines] = head.split('\r\n');
+            const headers = Object.fromEntries(
+              lines.map((line) => [
+                line.slice(0, line.indexOf(':')).toLowerCase(),
+                line.slice(line.indexOf(':') + 2),
+              ]),
+            );
+            resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) });
+          });
+        },
+      );
+    const cases: [string, number, string][] = [
+      ['FOO /admin/facilities/1/plans HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'validation_error'],
+      [
+        `GET /admin/facilities/1/plans HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`,
+        431,
+        'request_headers_too_large',
+      ],
+    ];
+    for (const [request, status, code] of cases) {
+      const answer = await send(request);
+      assert.equal(answer.status, status);
+      assert.equal(answer.headers['content-type'], 'application/problem+json; charset=utf-8');
+      assert.match(answer.headers['x-request-id'], REQUEST_ID);
+      assert.equal(answer.headers['x-content-type-options'], 'nosniff');
+      assert.deepEqual(Object.keys(answer.body).sort(), PROBLEM_FIELDS);
+      assert.equal(answer.body.code, code);
+      assert.equal(answer.body.status, status);
+      assert.equal(answer.body.request_id, answer.headers['x-request-id']);
+      assert.equal(answer.body.instance, '/admin/facilities/1/plans');
+    }
+  });
 
   test('problem bodies carry exactly type, title, status, detail, code, instance, request_id', async () => {
     const facility = api.newFacility();

@@ -1,6 +1,9 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionLost } from '../db/errors.js';
 import { AppError, ERROR_CODES, problemType } from './errors.js';
+import { newRequestId } from './request-id.js';
+import { SECURITY_HEADERS } from './response-headers.js';
 import { collectRequestErrors, toFieldErrors } from './validation.js';
 
 /**
@@ -21,16 +24,6 @@ export function registerErrorHandler(app: FastifyInstance): void {
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError) {
-  const body = {
-    type: problemType(error.code),
-    title: ERROR_CODES[error.code].title,
-    status: error.status,
-    detail: error.message,
-    code: error.code,
-    instance: request.url.split('?')[0],
-    request_id: String(request.id),
-    ...(error.errors ? { errors: error.errors } : {}),
-  };
   return (
     reply
       .code(error.status)
@@ -38,8 +31,59 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
       .header('x-request-id', request.id)
       .headers(error.headers)
       .type('application/problem+json')
-      .send(body)
+      .send(problemBody(error, request.url.split('?')[0], String(request.id)))
   );
+}
+
+function problemBody(error: AppError, instance: string, requestId: string) {
+  return {
+    type: problemType(error.code),
+    title: ERROR_CODES[error.code].title,
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    instance,
+    request_id: requestId,
+    ...(error.errors ? { errors: error.errors } : {}),
+  };
+}
+
+/**
+ * Requests that Node's HTTP parser refuses (an unknown method, headers over
+ * 16 KB, a request that did not arrive in time) never reach Fastify. Fastify's
+ * clientErrorHandler answers them here, in the same problem+json with its own
+ * request id and the security headers, and closes the connection, as
+ * Fastify's default handler does.
+ */
+export function answerClientError(error: ConnectionError, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const appError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('request_headers_too_large', 'The request line and headers are over 16 KB')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new AppError('request_timeout', 'The request did not arrive in time')
+        : new AppError('validation_error', 'The request is not valid HTTP/1.1');
+  // The request target, when the request line could be read.
+  // Node passes the bytes it could not parse as a Buffer (Fastify's type says otherwise).
+  const packet: unknown = error.rawPacket;
+  const requestLine = Buffer.isBuffer(packet) ? packet.toString('latin1') : '';
+  const target = /^[!-~]+ (\/[^ ?]*)/.exec(requestLine)?.[1] ?? '/';
+  const requestId = newRequestId();
+  const body = JSON.stringify(problemBody(appError, target, requestId));
+  const headers = {
+    'content-type': 'application/problem+json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': requestId,
+    ...SECURITY_HEADERS,
+    connection: 'close',
+  };
+  if (socket.writable && socket.bytesWritten === 0) {
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.write(
+      `HTTP/1.1 ${appError.status} ${ERROR_CODES[appError.code].title}\r\n${head.join('')}\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 const FASTIFY_CODES: Record<string, (error: FastifyError) => AppError> = {

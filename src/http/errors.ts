@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   invalid_status_transition: { status: 409, title: 'Status change not allowed' },
   freeze_not_allowed: { status: 409, title: 'Freezing is not allowed' },
   idempotency_in_progress: { status: 409, title: 'Request with this idempotency key in progress' },
+  request_timeout: { status: 408, title: 'Request timed out' },
   precondition_failed: { status: 412, title: 'Precondition failed' },
   payload_too_large: { status: 413, title: 'Body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
@@ -29,6 +30,7 @@ export const ERROR_CODES = {
   member_too_young: { status: 422, title: 'Member is too young' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused with another body' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  request_headers_too_large: { status: 431, title: 'Request headers too large' },
   internal_error: { status: 500, title: 'Internal error' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;

@@ -15,6 +15,10 @@ let generated = 0;
 export function requestIdFor(request: IncomingMessage): string {
   const offered = request.headers['x-request-id'];
   if (typeof offered === 'string' && CLIENT_REQUEST_ID.test(offered)) return offered;
+  return newRequestId();
+}
+
+export function newRequestId(): string {
   generated++;
   return `${PROCESS_PREFIX}-${generated.toString(36)}`;
 }

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
  * JSON body. The docs page sets its own Content-Security-Policy
  * (@fastify/swagger-ui's staticCSP).
  */
-const SECURITY_HEADERS = {
+export const SECURITY_HEADERS = {
   'cache-control': 'no-store',
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
