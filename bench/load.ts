@@ -111,6 +111,9 @@ function runWrk(options: LoadOptions): LoadResult {
         '-t1',
         `-c${options.connections}`,
         `-d${options.duration}s`,
+        // autocannon's default; wrk's 2 s would count a slow search as failed.
+        '--timeout',
+        '10s',
         '-s',
         scriptFile,
         options.url,

@@ -25,6 +25,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/database.js';
 import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
@@ -36,11 +37,13 @@ import {
   FLOOR,
   GET_MEMBER,
   LARGE_PAGE,
+  LARGE_RARE_SEARCH,
   PATCH_MEMBER,
   POST_MEMBER,
   SCENARIOS,
   type Scenario,
   SMALL_PAGE,
+  SMALL_RARE_SEARCH,
 } from './scenarios.js';
 import { type Seeded, seed } from './seed.js';
 
@@ -63,6 +66,8 @@ const WARMUP = 2;
 /** Seconds of unmeasured load for each process before the first measurement. */
 const WARMUP_PROCESS = 5;
 const PLANNED = 20_000;
+/** Seconds to wait after a scenario of slow requests, for those still running to end. */
+const SETTLE_SECONDS = 5;
 
 /** DURATION seconds of a scenario, after WARMUP seconds of it untimed. */
 function measure(target: Running, scenario: Scenario, seeded: Seeded, headers: Record<string, string>) {
@@ -80,7 +85,7 @@ async function warmUp(
   await load(target, scenario, seeded, headers, { duration: seconds, warmup: 0 });
 }
 
-function load(
+async function load(
   target: Running,
   scenario: Scenario,
   seeded: Seeded,
@@ -88,15 +93,27 @@ function load(
   time: { duration: number; warmup: number },
 ) {
   const requests = Array.from({ length: PLANNED }, () => scenario.plan(seeded));
-  return runLoad({
+  const result = await runLoad({
     url: target.url,
     requests,
     headers,
-    connections: CONNECTIONS,
+    connections: scenario.connections ?? CONNECTIONS,
     ...time,
     chain: scenario.chain,
     cpu: target.cpu,
   });
+  // Requests of seconds that the load generator left behind still run in the service and the database.
+  if (scenario.connections !== undefined) await sleep(SETTLE_SECONDS * 1000);
+  return result;
+}
+
+/**
+ * CPU time of a request, the service's and the database server's, in µs.
+ * Compares pages measured with few connections, where requests/s follows
+ * latency rather than cost.
+ */
+function cpuCost(result: LoadResult | undefined): number {
+  return (result?.cpu?.service ?? Number.NaN) + (result?.cpu?.database ?? 0);
 }
 
 /** The round whose requests/s is the median of the rounds. */
@@ -171,11 +188,13 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       scenario: `floor: bare Fastify route, same row by key (median of ${ROUNDS})`,
     };
     const rows: Row[] = [floorRow];
+    const measuredOnce = new Map<Scenario, LoadResult>();
     for (const scenario of SCENARIOS) {
       const key = inRounds.find(([, target, measured]) => target === single && measured === scenario)?.[0];
       if (key) rows.push(rowOfRounds(key, scenario));
       else {
         const result = await measure(single, scenario, seeded, headers);
+        measuredOnce.set(scenario, result);
         rows.push({
           ...result,
           scenario: scenario.name,
@@ -199,6 +218,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       getMemberVsFloor: medianRatio(rounds.single, rounds.floor),
       workersVsOne: medianRatio(rounds.multi, rounds.single),
       largePageCost: medianRatio(rounds.small, rounds.large),
+      rareSearchCost:
+        cpuCost(measuredOnce.get(LARGE_RARE_SEARCH)) / cpuCost(measuredOnce.get(SMALL_RARE_SEARCH)),
       creates: median(rounds.post),
       patches: median(rounds.patch),
       peakRssMb: peakRssMb(single),

@@ -1,7 +1,7 @@
 /** The benchmark's scenarios: each plans one request at a time from the seeded data. */
 import { encodeCursor } from '../src/http/paging.js';
 import type { PlannedRequest } from './load.js';
-import { LARGE_FACILITY, type Seeded } from './seed.js';
+import { LARGE_FACILITY, type Seeded, seededEmail } from './seed.js';
 
 export interface Scenario {
   name: string;
@@ -10,6 +10,8 @@ export interface Scenario {
   plan: (seeded: Seeded) => PlannedRequest;
   /** Path to page through with next_cursor (walk scenarios). */
   chain?: string;
+  /** Connections, when not the run's: a scenario whose requests take seconds would only queue behind them. */
+  connections?: number;
 }
 
 const rand = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
@@ -53,6 +55,30 @@ export const SMALL_PAGE: Scenario = {
   },
 };
 
+/**
+ * A search that matches one member: its email. The members
+ * list has no text index, so such a search reads the facility's members
+ * until it has a page or none are left: the page whose cost grows with the
+ * facility (see docs/performance.md). Two connections: at a million members a
+ * request takes a second or more.
+ */
+const searchForOne = (facility: number, first: number, id: number) =>
+  get(`/admin/facilities/${facility}/members?q=${encodeURIComponent(seededEmail(facility, id - first + 1))}`);
+
+export const LARGE_RARE_SEARCH: Scenario = {
+  name: 'list 100, q matching one member',
+  read: true,
+  connections: 2,
+  plan: (s) => searchForOne(LARGE_FACILITY, s.memberIdRange[0], member(s)),
+};
+
+export const SMALL_RARE_SEARCH: Scenario = {
+  name: 'list 100, q matching one member, 1,000-member facility',
+  read: true,
+  connections: 2,
+  plan: (s) => searchForOne(s.smallFacilities[0], s.smallMemberIdRange[0], rand(...s.smallMemberIdRange)),
+};
+
 /** Creates go to the small facilities but the first, which stays at 1,000 members for SMALL_PAGE. */
 export const POST_MEMBER: Scenario = {
   name: 'POST member',
@@ -89,6 +115,8 @@ export const SCENARIOS: Scenario[] = [
     read: true,
     plan: (s) => get(`${F}/members${pageAfter(member(s) - 1000, 'q=surname1')}`),
   },
+  SMALL_RARE_SEARCH,
+  LARGE_RARE_SEARCH,
   {
     name: 'walk 10 pages with the cursor (per page)',
     read: true,

@@ -84,6 +84,9 @@ export async function seed(database: Database, largeMembers: number, smallFacili
 const STATUS = `case i % 20 when 0 then 'pending' when 1 then 'frozen' when 2 then 'cancelled' when 3 then 'suspended' else 'active' end`;
 const ROLE = `case i % 10 when 0 then 'coach' when 1 then 'staff' when 2 then 'admin' else 'member' end`;
 
+/** The email of a facility's i-th seeded member (from 1), as insertMembers writes it. */
+export const seededEmail = (facility: number, i: number) => `m${i}.f${facility}@example.com`;
+
 async function insertMembers(
   database: Database,
   facility: number,
