@@ -183,6 +183,34 @@ test('SIGTERM stops the service gracefully: exit code 0, the port closed, the fi
   }
 });
 
+test('with ADMIN_API_KEY set, the first start creates no API key and prints none', async () => {
+  const file = `/tmp/facility-admin-admin-key-${process.pid}.db`;
+  const adminKey = 'operations-admin-key-0123456789';
+  const service = await startService(`sqlite:${file}`, {
+    env: { AUTH_MODE: 'api-key', ADMIN_API_KEY: adminKey, LOG_LEVEL: 'info' },
+  });
+  try {
+    const served = await fetch(`${service.baseUrl}/admin/facilities/1/policy`, {
+      headers: { authorization: `Bearer ${adminKey}` },
+    });
+    assert.equal(served.status, 200);
+    await service.kill('SIGTERM');
+    assert.doesNotMatch(service.output(), /fa_[A-Za-z0-9_-]{43}|First start|shown only this once/);
+    const database = openDatabase(`sqlite:${file}`);
+    try {
+      const { rows } = await sql<{ count: number }>`select count(*) as count from api_keys`.execute(
+        database.db,
+      );
+      assert.equal(Number(rows[0].count), 0);
+    } finally {
+      await database.close();
+    }
+  } finally {
+    await service.kill('SIGKILL');
+    removeSqliteFiles(file);
+  }
+});
+
 test('AUTH_MODE=none is announced at start even when LOG_LEVEL silences the log', async () => {
   const file = `/tmp/facility-admin-authless-${process.pid}.db`;
   const service = await startService(`sqlite:${file}`, { env: { AUTH_MODE: 'none', LOG_LEVEL: 'silent' } });

@@ -5,6 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
+import { revokeApiKey } from '../src/modules/api-keys/api-key.repository.js';
+import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
 import { assertProblem, removeSqliteFiles } from './harness.js';
 
 const KEY = 'rate-limit-test-admin-key';
@@ -19,6 +21,18 @@ async function appWith(
 }
 
 const get = (app: App, url = '/admin/facilities/1/policy') => app.inject({ method: 'GET', url, headers });
+const getWith = (app: App, secret: string) =>
+  app.inject({
+    method: 'GET',
+    url: '/admin/facilities/1/policy',
+    headers: { authorization: `Bearer ${secret}` },
+  });
+
+/** Waits for a fresh window when this one ends within 5 s: requests that straddled two would be counted apart. */
+async function awayFromWindowEnd(windowMs: number): Promise<void> {
+  const leftInWindow = windowMs - (Date.now() % windowMs);
+  if (leftInWindow < 5000) await sleep(leftInWindow + 50);
+}
 
 test('over the limit: 429 rate_limited with Retry-After and RateLimit headers, then recovered', async () => {
   const { app, database } = await appWith({ rateLimitPerMinute: 3 });
@@ -43,6 +57,47 @@ test('over the limit: 429 rate_limited with Retry-After and RateLimit headers, t
   assert.ok(limited.headers['ratelimit-reset'] !== undefined);
   await sleep(1100);
   assert.equal((await get(app)).statusCode, 200);
+});
+
+test('the limit is per API key: a key at its limit is 429 while another key is still served', async () => {
+  const { app, database } = await appWith({ rateLimitPerMinute: 3, rateLimitWindowMs: 60_000 });
+  after(async () => {
+    await app.close();
+    await database.close();
+  });
+  const make = async (name: string) =>
+    (await createApiKey(app.db, { name, role: 'admin', facilityIds: 'all' })).secret;
+  const [first, second] = [await make('first'), await make('second')];
+  await awayFromWindowEnd(60_000);
+  for (let i = 0; i < 3; i++) assert.equal((await getWith(app, first)).statusCode, 200);
+  const limited = await getWith(app, first);
+  assert.equal(limited.statusCode, 429, limited.body);
+  assert.equal(limited.json().code, 'rate_limited');
+  const other = await getWith(app, second);
+  assert.equal(other.statusCode, 200, other.body);
+  assert.equal(other.headers['ratelimit-remaining'], '2');
+  const admin = await get(app);
+  assert.equal(admin.statusCode, 200, admin.body);
+  assert.equal(admin.headers['ratelimit-remaining'], '2');
+});
+
+test('401 answers are not counted: not against the key that was sent nor against the client', async () => {
+  const { app, database } = await appWith({ rateLimitPerMinute: 3, rateLimitWindowMs: 60_000 });
+  after(async () => {
+    await app.close();
+    await database.close();
+  });
+  const revoked = await createApiKey(app.db, { name: 'revoked', role: 'admin', facilityIds: 'all' });
+  await revokeApiKey(app.db, revoked.key.id, new Date().toISOString());
+  await awayFromWindowEnd(60_000);
+  for (const secret of [...Array(5).fill('garbage'), ...Array(5).fill(revoked.secret), `${KEY}x`]) {
+    const refused = await getWith(app, secret);
+    assert.equal(refused.statusCode, 401, refused.body);
+    assert.equal(refused.json().code, 'unauthenticated');
+  }
+  const served = await get(app);
+  assert.equal(served.statusCode, 200, served.body);
+  assert.equal(served.headers['ratelimit-remaining'], '2');
 });
 
 test('RATE_LIMIT_PER_MINUTE=0 turns the limit off', async () => {
@@ -73,9 +128,7 @@ test('with REDIS_URL the limit holds across two instances', async () => {
     }
     removeSqliteFiles(path);
   });
-  // Windows are aligned to the clock: six requests that straddled two windows would be counted apart.
-  const leftInWindow = windowMs - (Date.now() % windowMs);
-  if (leftInWindow < 5000) await sleep(leftInWindow + 50);
+  await awayFromWindowEnd(windowMs);
   const responses = [];
   for (const app of [a.app, b.app, a.app, b.app, a.app, b.app]) responses.push(await get(app));
   assert.deepEqual(

@@ -77,6 +77,32 @@ describeEachDialect('member plan', (api) => {
     assert.equal((await api.get(memberUrl(facility, member.id))).body.status, 'cancelled');
   });
 
+  test('a member coming back onto an archived or inactive plan is 422 invalid_plan and stays as it was', async () => {
+    const facility = api.newFacility();
+    const plansUrl = `/admin/facilities/${facility}/plans`;
+    const inactive = await createPlan(facility, { name: 'Inactive' });
+    const archived = await createPlan(facility, { name: 'Archived' });
+    const comebacks: [string, number, string][] = [];
+    for (const plan of [inactive, archived]) {
+      const cancelled = await createMember(facility, { plan_id: plan.id });
+      assert.equal((await patch(facility, cancelled.id, { status: 'cancelled' })).status, 200);
+      comebacks.push([`cancelled on plan ${plan.name}`, cancelled.id, 'active']);
+      const removed = await createMember(facility, { plan_id: plan.id });
+      assert.equal((await api.delete(memberUrl(facility, removed.id))).status, 204);
+      comebacks.push([`removed from plan ${plan.name}`, removed.id, 'active']);
+      comebacks.push([`removed from plan ${plan.name}`, removed.id, 'pending']);
+    }
+    assert.equal((await api.patch(`${plansUrl}/${inactive.id}`, { is_active: false })).status, 200);
+    assert.equal((await api.delete(`${plansUrl}/${archived.id}`)).status, 204);
+    for (const [who, id, status] of comebacks) {
+      const before = (await api.get(memberUrl(facility, id))).body;
+      const refused = await patch(facility, id, { status });
+      assert.equal(refused.status, 422, `${who} → ${status}: ${refused.status} ${refused.text}`);
+      assertProblem(refused, 422, 'invalid_plan');
+      assert.deepEqual((await api.get(memberUrl(facility, id))).body, before);
+    }
+  });
+
   test('a member keeps its seat through other changes on a full plan', async () => {
     const facility = api.newFacility();
     const plan = await createPlan(facility, { max_members: 1 });

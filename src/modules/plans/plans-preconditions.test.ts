@@ -4,7 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertProblem, describeEachDialect, type TestResponse } from '../../../test/harness.js';
+import {
+  assertInvalid,
+  assertProblem,
+  describeEachDialect,
+  type TestResponse,
+} from '../../../test/harness.js';
 
 const STRONG_ETAG = /^"[A-Za-z0-9_-]+"$/;
 
@@ -115,6 +120,33 @@ describeEachDialect('plans: ETag and If-Match', (api) => {
       'precondition_failed',
     );
     assertProblem(await api.delete(url, { 'if-match': weak }), 412, 'precondition_failed');
+    assert.deepEqual((await api.get(url)).body, plan);
+  });
+
+  test('an empty If-Match is 400 validation_error naming the header, and nothing is written', async () => {
+    const { plan, url } = await createPlan(api.newFacility());
+    const empty = { 'if-match': '' };
+    for (const refused of [
+      await api.patch(url, { price_amount: 5 }, empty),
+      await api.delete(url, empty),
+      await api.delete(`${url}?hard_delete=true`, empty),
+    ]) {
+      const body = assertInvalid(refused, 'if-match');
+      assert.ok(
+        body.errors.some((e: { location: string }) => e.location === 'header'),
+        refused.text,
+      );
+    }
+    assert.deepEqual((await api.get(url)).body, plan);
+  });
+
+  test('an If-Match over 1024 characters is 400 validation_error; 1024 is read as a tag', async () => {
+    const { plan, url } = await createPlan(api.newFacility());
+    const tooLong = { 'if-match': `"${'a'.repeat(1023)}"` };
+    assertInvalid(await api.patch(url, { price_amount: 5 }, tooLong), 'if-match');
+    assertInvalid(await api.delete(url, tooLong), 'if-match');
+    const longest = { 'if-match': `"${'a'.repeat(1022)}"` };
+    assertProblem(await api.patch(url, { price_amount: 5 }, longest), 412, 'precondition_failed');
     assert.deepEqual((await api.get(url)).body, plan);
   });
 

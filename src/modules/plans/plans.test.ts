@@ -108,6 +108,24 @@ describeEachDialect('plans: create, names and templates', (api) => {
     );
   });
 
+  test('names are unique ignoring case beyond ASCII too: Ärger, ärger, ÄRGER; full-width Ｆｕｌｌ, ｆｕｌｌ', async () => {
+    const facility = api.newFacility();
+    for (const [first, ...others] of [
+      ['Ärger', 'ärger', 'ÄRGER'],
+      ['Ｆｕｌｌ', 'ｆｕｌｌ', 'ＦＵＬＬ'],
+    ]) {
+      assert.equal((await api.post(plansUrl(facility), { name: first })).status, 201);
+      for (const other of others) {
+        assertProblem(await api.post(plansUrl(facility), { name: other }), 409, 'plan_name_conflict');
+      }
+    }
+    const list = await api.get(`${plansUrl(facility)}?include_inactive=true`);
+    assert.deepEqual(
+      list.body.plans.map((p: { name: string }) => p.name),
+      ['Ärger', 'Ｆｕｌｌ'],
+    );
+  });
+
   test('an inactive plan still holds its name', async () => {
     const facility = api.newFacility();
     assert.equal((await api.post(plansUrl(facility), { name: 'Gold', is_active: false })).status, 201);
