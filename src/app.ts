@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -34,6 +35,8 @@ declare module 'fastify' {
 }
 
 export type App = FastifyInstance;
+
+const LOG_FLUSH_WAIT_MS = 2000;
 
 export interface BuildOptions {
   /** A database opened by the caller (tests share one); otherwise DATABASE_URL is opened. */
@@ -106,8 +109,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     { prefix: config.basePath },
   );
 
-  // Last, so that the lines logged while the rest closes are written before the process exits.
-  if (logDestination) app.addHook('onClose', () => logDestination.flushed());
+  // Last, so that the lines logged while the rest closes are written before the process exits;
+  // at most LOG_FLUSH_WAIT_MS, so that a log reader that stopped reading does not hold the stop.
+  if (logDestination) {
+    app.addHook('onClose', () =>
+      Promise.race([logDestination.flushed(), sleep(LOG_FLUSH_WAIT_MS, undefined, { ref: false })]),
+    );
+  }
   await app.ready();
   return app as unknown as App;
 }
