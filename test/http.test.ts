@@ -111,6 +111,14 @@ describeEachDialect('HTTP rules', (api) => {
     assert.equal(response.status, 201, response.text);
     return response.body.id;
   }
+  /** A new facility with one plan and one member, and the path ids that reach them (for fill). */
+  async function facilityWithPlanAndMember() {
+    const facility = api.newFacility();
+    const plan = await newPlan(facility);
+    const member = await newMember(facility);
+    const ids = { facility_id: String(facility), plan_id: String(plan), member_id: String(member) };
+    return { facility, plan, member, ids };
+  }
   async function planNames(facility: number): Promise<string[]> {
     const response = await api.get(`/admin/facilities/${facility}/plans?include_inactive=true`);
     assert.equal(response.status, 200);
@@ -298,10 +306,7 @@ describeEachDialect('HTTP rules', (api) => {
   });
 
   test('a JSON body that is not an object is 400 validation_error, on every operation with a body', async () => {
-    const facility = api.newFacility();
-    const plan = await newPlan(facility);
-    const member = await newMember(facility);
-    const ids = { facility_id: String(facility), plan_id: String(plan), member_id: String(member) };
+    const { facility, plan, ids } = await facilityWithPlanAndMember();
     for (const operation of BODY_OPERATIONS) {
       const { method, path } = split(operation);
       const url = fill(path, ids);
@@ -322,10 +327,7 @@ describeEachDialect('HTTP rules', (api) => {
   });
 
   test('a body nested 10,000 deep is 400 validation_error, not 500, on every operation with a body', async () => {
-    const facility = api.newFacility();
-    const plan = await newPlan(facility);
-    const member = await newMember(facility);
-    const ids = { facility_id: String(facility), plan_id: String(plan), member_id: String(member) };
+    const { ids } = await facilityWithPlanAndMember();
     const payload = `{"deep":${'['.repeat(10_000)}"x"${']'.repeat(10_000)}}`;
     for (const operation of BODY_OPERATIONS) {
       const { method, path } = split(operation);
@@ -616,10 +618,7 @@ describeEachDialect('HTTP rules', (api) => {
   });
 
   test('an unknown query parameter is 400 naming it, on every operation, and writes nothing', async () => {
-    const facility = api.newFacility();
-    const plan = await newPlan(facility);
-    const member = await newMember(facility);
-    const ids = { facility_id: String(facility), plan_id: String(plan), member_id: String(member) };
+    const { facility, plan, member, ids } = await facilityWithPlanAndMember();
     for (const operation of OPERATIONS) {
       const { method, path } = split(operation);
       const body = VALID_BODIES[operation];
