@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { FieldError } from './errors.js';
 import { NoQuery } from './schemas.js';
+import { textCharacterErrors } from './text-characters.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -87,53 +88,6 @@ export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
 function validationError(errors: ErrorObject[]) {
   return Object.assign(new Error('validation failed'), { validation: errors });
 }
-
-/**
- * Text the databases cannot store as sent is invalid on either one, and
- * reported with the schema's errors: U+0000, which PostgreSQL text cannot
- * hold, and an unpaired UTF-16 surrogate (JSON's "\ud800"), which is no
- * character at all: PostgreSQL stores U+FFFD in its place and SQLite three
- * bytes of invalid UTF-8, so the two would answer differently.
- */
-function textCharacterErrors(value: unknown, pointer: string): ErrorObject[] {
-  if (typeof value === 'string') {
-    const message = textCharacterProblem(value);
-    return message === undefined ? NO_ERRORS : [textError(pointer, message)];
-  }
-  if (value === null || typeof value !== 'object') return NO_ERRORS;
-  // A loop, not recursion: a body nested ten thousand deep must be a 400, not a stack overflow.
-  let errors = NO_ERRORS;
-  const pending: [unknown, string][] = [[value, pointer]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [container, at] = next as [Record<string, unknown>, string];
-    for (const key in container) {
-      const keyAt = `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-      const item = container[key];
-      const message =
-        textCharacterProblem(key) ?? (typeof item === 'string' ? textCharacterProblem(item) : undefined);
-      if (message !== undefined) errors = [...errors, textError(keyAt, message)];
-      else if (item !== null && typeof item === 'object') pending.push([item, keyAt]);
-    }
-  }
-  return errors;
-}
-
-function textError(instancePath: string, message: string): ErrorObject {
-  return { keyword: 'text', instancePath, schemaPath: '', params: {}, message };
-}
-
-/** String.prototype.isWellFormed (Node 20), which TypeScript's ES2022 library does not declare. */
-type MaybeWellFormed = string & { isWellFormed(): boolean };
-
-function textCharacterProblem(text: string): string | undefined {
-  if (text.includes('\u0000')) return 'must not contain the NUL character';
-  if (!(text as MaybeWellFormed).isWellFormed())
-    return 'must not contain an unpaired surrogate (U+D800 to U+DFFF)';
-  return undefined;
-}
-
-/** Shared by every clean value: most requests have no NUL anywhere. */
-const NO_ERRORS: ErrorObject[] = [];
 
 function convertParameters(data: unknown, properties: Record<string, JsonSchema>): unknown {
   if (data === null || typeof data !== 'object') return data;
