@@ -10,7 +10,6 @@ import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
 import { assertProblem, removeSqliteFiles } from './harness.js';
 
 const KEY = 'rate-limit-test-admin-key';
-const headers = { authorization: `Bearer ${KEY}` };
 
 async function appWith(
   overrides: Partial<ReturnType<typeof loadConfig>>,
@@ -20,13 +19,14 @@ async function appWith(
   return { app: await buildApp(config, { database, logger: false }), database };
 }
 
-const get = (app: App, url = '/admin/facilities/1/policy') => app.inject({ method: 'GET', url, headers });
+/** GET of the policy with an API key: the admin key unless another is given. */
 const getWith = (app: App, secret: string) =>
   app.inject({
     method: 'GET',
     url: '/admin/facilities/1/policy',
     headers: { authorization: `Bearer ${secret}` },
   });
+const get = (app: App) => getWith(app, KEY);
 
 /** Waits for a fresh window when this one ends within 5 s: requests that straddled two would be counted apart. */
 async function awayFromWindowEnd(windowMs: number): Promise<void> {

@@ -44,5 +44,5 @@ function textCharacterProblem(text: string): string | undefined {
   return undefined;
 }
 
-/** Shared by every clean value: most requests have no NUL anywhere. */
+/** Shared by every clean value: most requests have nothing to report. */
 const NO_ERRORS: ErrorObject[] = [];

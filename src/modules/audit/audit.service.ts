@@ -22,9 +22,7 @@ export function diffFields(
     const is = ownField(after, name);
     if (differ(was, is)) changes[name] = { before: was, after: is };
   };
-  for (const name of Object.keys(before ?? {})) compare(name);
-  for (const name of Object.keys(after ?? {}))
-    if (before === null || !Object.hasOwn(before, name)) compare(name);
+  for (const name of new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])) compare(name);
   return changes;
 }
 

@@ -148,18 +148,17 @@ describeEachDialect('member plan', (api) => {
     }
     const facility = api.newFacility();
     const member = await createMember(facility, {});
-    const joins: [string, () => Promise<TestResponse>][] = [
-      ['create', () => post(facility, { first_name: 'Bo', plan_id: plan.id })],
-      ['PATCH', () => patch(facility, member.id, { plan_id: plan.id })],
+    const joins: [string, (planId: number) => Promise<TestResponse>][] = [
+      ['create', (planId) => post(facility, { first_name: 'Bo', plan_id: planId })],
+      ['PATCH', (planId) => patch(facility, member.id, { plan_id: planId })],
     ];
-    let plan = { id: 0 };
     for (const [write, join] of joins) {
       // With max_members the write reads the plan again under a lock: it waits there for the delete.
-      plan = await createPlan(facility, { name: `Doomed for ${write}`, max_members: 5 });
+      const plan = await createPlan(facility, { name: `Doomed for ${write}`, max_members: 5 });
       // Committed once the write waits: the write then finds the plan gone.
       const { pending } = await api.app.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('plans').where('id', '=', plan.id).execute();
-        const pending = join();
+        const pending = join(plan.id);
         for (let waited = 0; ; waited += 5) {
           const { rows } = await sql<{
             waiting: number;
