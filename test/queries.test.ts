@@ -9,6 +9,7 @@ import { CompiledQuery } from 'kysely';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
+import { SEARCH_WINDOW } from '../src/modules/members/member-list.repository.js';
 import { createTestDatabase, DIALECTS } from './harness.js';
 
 const SMALL = 1;
@@ -140,7 +141,7 @@ for (const dialect of DIALECTS) {
       ['create member', 8, (f) => ['POST', `/admin/facilities/${f}/members`, { first_name: 'B' }]],
       [
         'list members',
-        1,
+        2,
         (f) => ['GET', `/admin/facilities/${f}/members?status=active,frozen&role=member&q=member`],
       ],
       ['read member', 1, (f) => ['GET', `/admin/facilities/${f}/members/${ids[f].member}`]],
@@ -181,30 +182,50 @@ for (const dialect of DIALECTS) {
       ['audit events', `/admin/facilities/${LARGE}/audit-events?resource_type=plan`],
     ];
 
+    /** The plan of a captured query, with sequential scans priced out on PostgreSQL. */
+    async function planOf(query: Captured): Promise<string> {
+      // PostgreSQL rightly prefers a sequential scan of a small table; with
+      // sequential scans priced out, the plan shows whether an index can serve.
+      const plan = await database.db.transaction().execute(async (trx) => {
+        if (dialect === 'postgres')
+          await trx.executeQuery(CompiledQuery.raw('set local enable_seqscan = off'));
+        const explain = dialect === 'sqlite' ? 'explain query plan ' : 'explain ';
+        return trx.executeQuery<Record<string, unknown>>(
+          CompiledQuery.raw(explain + query.sql, [...query.parameters]),
+        );
+      });
+      return plan.rows.map((row) => Object.values(row).join(' ')).join('\n');
+    }
+
     for (const [name, url] of LISTS) {
       test(`the list of ${name} is served by an index`, async () => {
         captured = [];
         await send('GET', url);
-        const [list] = captured;
-        // PostgreSQL rightly prefers a sequential scan of a small table; with
-        // sequential scans priced out, the plan shows whether an index can serve.
-        const plan = await database.db.transaction().execute(async (trx) => {
-          if (dialect === 'postgres')
-            await trx.executeQuery(CompiledQuery.raw('set local enable_seqscan = off'));
-          const explain = dialect === 'sqlite' ? 'explain query plan ' : 'explain ';
-          return trx.executeQuery<Record<string, unknown>>(
-            CompiledQuery.raw(explain + list.sql, [...list.parameters]),
-          );
-        });
-        const text = plan.rows.map((row) => Object.values(row).join(' ')).join('\n');
-        if (dialect === 'sqlite') {
-          assert.match(text, /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/, text);
-          assert.doesNotMatch(text, /SCAN \w+(?! USING)$/m, text);
-        } else {
-          assert.match(text, /Index/, text);
-          assert.doesNotMatch(text, /Seq Scan/, text);
+        // planOf's own queries are captured too.
+        for (const query of [...captured]) {
+          const text = await planOf(query);
+          if (dialect === 'sqlite') {
+            assert.match(text, /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|VIRTUAL TABLE INDEX/, text);
+            assert.doesNotMatch(text, /SCAN \w+(?! USING| VIRTUAL TABLE INDEX)$/m, text);
+          } else {
+            assert.match(text, /Index/, text);
+            assert.doesNotMatch(text, /Seq Scan/, text);
+          }
         }
       });
     }
+
+    test(`a search past the first ${SEARCH_WINDOW} members reads the trigram index, in at most 3 queries`, async () => {
+      captured = [];
+      const page = await send('GET', `/admin/facilities/${LARGE}/members?q=MEMBER${LARGE_MEMBERS - 1}`);
+      assert.deepEqual(
+        page.members.map((member: { first_name: string }) => member.first_name),
+        [`Member${LARGE_MEMBERS - 1}`],
+      );
+      const queries = [...captured];
+      assert.ok(queries.length <= 3, `${queries.length} queries`);
+      const text = await planOf(queries[queries.length - 1]);
+      assert.match(text, dialect === 'sqlite' ? /SCAN member_search VIRTUAL TABLE/ : /members_search/, text);
+    });
   });
 }

@@ -6,6 +6,7 @@ import * as idempotencyAndAudit from './migrations/0003_idempotency_and_audit.js
 import * as entitlementsVersion from './migrations/0004_entitlements_version.js';
 import * as apiKeysNotify from './migrations/0005_api_keys_notify.js';
 import * as idempotencyEtag from './migrations/0006_idempotency_etag.js';
+import * as memberSearch from './migrations/0007_member_search.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004_entitlements_version': entitlementsVersion,
   '0005_api_keys_notify': apiKeysNotify,
   '0006_idempotency_etag': idempotencyEtag,
+  '0007_member_search': memberSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,6 +7,7 @@ import {
   PostgresAdapter,
   PostgresDialect,
   type PostgresPoolClient,
+  sql,
 } from 'kysely';
 import type pg from 'pg';
 
@@ -82,11 +83,20 @@ const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 const statementNames = new Map<string, string>();
 
 /**
+ * Ends a query whose best plan depends on its values, as a search's does (an
+ * index of the term's trigrams for a rare term, the facility's members in
+ * order for a common one): it is planned on every call. A prepared statement
+ * would, after five calls, keep one generic plan for every term.
+ */
+export const PLANNED_PER_CALL = sql.raw('/* planned per call */');
+const PLANNED_PER_CALL_TEXT = '/* planned per call */';
+
+/**
  * Data queries run as named prepared statements, so PostgreSQL parses and
  * plans each SQL text once per connection instead of on every request.
  */
 function asNamedStatement(text: string, values: readonly unknown[]): pg.QueryConfig | undefined {
-  if (!PREPARABLE.test(text)) return undefined;
+  if (!PREPARABLE.test(text) || text.endsWith(PLANNED_PER_CALL_TEXT)) return undefined;
   let name = statementNames.get(text);
   if (!name) {
     if (statementNames.size >= MAX_STATEMENT_NAMES) statementNames.clear();

@@ -1,4 +1,4 @@
-import { type Selectable, sql, type Updateable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import { anyOf, batchReads, readsInBatches } from '../../db/batched-read.js';
 import type { Db, Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
@@ -9,22 +9,12 @@ import type { Member } from './member.schemas.js';
 type MemberRow = Selectable<MembersTable>;
 export type MemberValues = Omit<Member, 'id' | 'facility_id' | 'created_at' | 'updated_at'>;
 
-export interface MemberFilter {
-  sportId?: number;
-  statuses?: string[];
-  roles?: string[];
-  planId?: number;
-  q?: string;
-  afterId: number;
-  limit: number;
-}
-
 /**
  * The columns of a member, in the order of its representation: every column
  * but `email_folded`, which exists for the unique index. Reads select these,
  * so a row is a Member as it is, with no copy.
  */
-const MEMBER_COLUMNS = [
+export const MEMBER_COLUMNS = [
   'id',
   'facility_id',
   'first_name',
@@ -135,60 +125,6 @@ export async function findMemberById(
     options.lock === true && dialectOf(db) === 'postgres' ? selectMemberByIdForUpdate : selectMemberById;
   const [member] = await select(db, { id: memberId, facilityId });
   return member;
-}
-
-/** LIKE pattern for a lower-cased substring, with the wildcard characters escaped. */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/**
- * GLOB pattern for a substring in either case. SQLite's lower() and LIKE fold
- * ASCII letters only, so `Élo` would not find `Élodie`; a class per letter
- * (`[éÉ]`) matches both cases of any letter. GLOB's own wildcards become
- * one-character classes so that they match literally.
- */
-function containsGlob(text: string): string {
-  const classes = Array.from(text, (char) => {
-    const cases = new Set([char, char.toLowerCase(), char.toUpperCase()]);
-    const variants = [...cases].filter((c) => Array.from(c).length === 1);
-    return variants.length > 1 || '*?['.includes(char) ? `[${variants.join('')}]` : char;
-  });
-  return `*${classes.join('')}*`;
-}
-
-type SearchedColumn = 'first_name' | 'last_name' | 'email_folded';
-
-/** `column` contains `text`, ignoring case, on either dialect. */
-function containsIgnoringCase(db: Executor, column: SearchedColumn, text: string) {
-  return dialectOf(db) === 'postgres'
-    ? sql<boolean>`lower(${sql.ref(column)}) like ${containsPattern(text)} escape '\\'`
-    : sql<boolean>`${sql.ref(column)} glob ${containsGlob(text)}`;
-}
-
-const SEARCHED_COLUMNS: SearchedColumn[] = ['first_name', 'last_name', 'email_folded'];
-
-export async function listMembers(db: Executor, facilityId: number, filter: MemberFilter): Promise<Member[]> {
-  const { statuses, roles, q } = filter;
-  const rows = await db
-    .selectFrom('members')
-    .select(MEMBER_COLUMNS)
-    .where('facility_id', '=', facilityId)
-    .where('id', '>', filter.afterId)
-    .$if(filter.sportId !== undefined, (qb) => qb.where('sport_id', '=', filter.sportId as number))
-    .$if(filter.planId !== undefined, (qb) => qb.where('plan_id', '=', filter.planId as number))
-    .$if(statuses !== undefined, (qb) => qb.where('status', 'in', statuses as string[]))
-    .$if(statuses === undefined, (qb) => qb.where('status', '<>', 'removed'))
-    .$if(roles !== undefined, (qb) => qb.where('role', 'in', roles as string[]))
-    .$if(q !== undefined, (qb) =>
-      qb.where((eb) =>
-        eb.or(SEARCHED_COLUMNS.map((column) => containsIgnoringCase(db, column, q as string))),
-      ),
-    )
-    .orderBy('id')
-    .limit(filter.limit)
-    .execute();
-  return rows as Member[];
 }
 
 export async function updateMember(

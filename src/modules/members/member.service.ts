@@ -13,13 +13,12 @@ import {
   deleteMemberById,
   findMemberById,
   insertMember,
-  listMembers,
-  type MemberFilter,
   type MemberValues,
   updateMember,
 } from './member.repository.js';
 import { assertDateOfBirth, assertStatusMove, holdsSeat } from './member.rules.js';
 import { type Member, type MemberCreate, type MemberPatch, memberRepresentation } from './member.schemas.js';
+import { listMembers, type MemberFilter } from './member-list.repository.js';
 
 export async function getMember(db: Executor, facilityId: number, memberId: number): Promise<Member> {
   const member = await findMemberById(db, facilityId, memberId);
