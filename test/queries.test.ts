@@ -205,8 +205,8 @@ for (const dialect of DIALECTS) {
         for (const query of [...captured]) {
           const text = await planOf(query);
           if (dialect === 'sqlite') {
-            assert.match(text, /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|VIRTUAL TABLE INDEX/, text);
-            assert.doesNotMatch(text, /SCAN \w+(?! USING| VIRTUAL TABLE INDEX)$/m, text);
+            assert.match(text, /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/, text);
+            assert.doesNotMatch(text, /SCAN \w+(?! USING)$/m, text);
           } else {
             assert.match(text, /Index/, text);
             assert.doesNotMatch(text, /Seq Scan/, text);
@@ -215,7 +215,9 @@ for (const dialect of DIALECTS) {
       });
     }
 
-    test(`a search past the first ${SEARCH_WINDOW} members reads the trigram index, in at most 3 queries`, async () => {
+    test(`a search past the first ${SEARCH_WINDOW} members reads the trigram index, in at most 3 queries`, {
+      skip: dialect !== 'postgres' && 'SQLite has no trigram index (migration 0007)',
+    }, async () => {
       captured = [];
       const page = await send('GET', `/admin/facilities/${LARGE}/members?q=MEMBER${LARGE_MEMBERS - 1}`);
       assert.deepEqual(
@@ -225,7 +227,7 @@ for (const dialect of DIALECTS) {
       const queries = [...captured];
       assert.ok(queries.length <= 3, `${queries.length} queries`);
       const text = await planOf(queries[queries.length - 1]);
-      assert.match(text, dialect === 'sqlite' ? /SCAN member_search VIRTUAL TABLE/ : /members_search/, text);
+      assert.match(text, /members_search/, text);
     });
   });
 }

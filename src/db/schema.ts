@@ -84,17 +84,6 @@ export interface DatabaseSchema {
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   audit_events: AuditEventsTable;
-  member_search: MemberSearchTable;
-}
-
-/**
- * SQLite only: FTS5's trigram index of the text `q` searches, a row per
- * member (rowid = members.id), kept by triggers (migration 0007). Its hidden
- * column of the table's own name takes MATCH.
- */
-export interface MemberSearchTable {
-  rowid: number;
-  member_search: string;
 }
 
 export interface ApiKeysTable {

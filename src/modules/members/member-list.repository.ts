@@ -1,15 +1,15 @@
 /**
  * The list of a facility's members: filters, keyset paging, and `q`, which a
- * trigram index serves in large facilities (migration 0007).
+ * trigram index serves in large facilities on PostgreSQL (migration 0007).
  */
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import type { DialectName, Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
 import { PLANNED_PER_CALL } from '../../db/postgres-dialect.js';
 import type { DatabaseSchema } from '../../db/schema.js';
 import { MEMBER_COLUMNS } from './member.repository.js';
 import type { Member } from './member.schemas.js';
-import { containsGlob, containsPattern, ftsPhrase, isIndexable } from './member-search-term.js';
+import { containsGlob, containsPattern, isIndexable } from './member-search-term.js';
 
 export interface MemberFilter {
   sportId?: number;
@@ -22,27 +22,28 @@ export interface MemberFilter {
 }
 
 /**
- * A search reads the facility's next SEARCH_WINDOW members in order first, as
- * a list without `q` does. In a facility of up to that many members, and for a
- * term that many members contain, the page fills there, and more cheaply than
- * through the index, which finds the term's members in every facility. Only
- * the rest of a large facility is searched through the index.
+ * On PostgreSQL a search reads the facility's next SEARCH_WINDOW members in
+ * order first, as a list without `q` does. In a facility of up to that many
+ * members, and for a term common enough to fill the page among them, the
+ * search ends there, more cheaply than through the index, which finds the
+ * term's members in every facility and whose cost the planner underrates for
+ * common trigrams. Only the rest of a large facility is searched through the
+ * index. SQLite has no index to search (migration 0007): it reads members in
+ * order until the page is full.
  */
 export const SEARCH_WINDOW = 1000;
 
 export async function listMembers(db: Executor, facilityId: number, filter: MemberFilter): Promise<Member[]> {
-  if (filter.q === undefined || !isIndexable(filter.q)) return scanMembers(db, facilityId, filter);
+  const { q } = filter;
+  if (q === undefined || dialectOf(db) !== 'postgres' || !isIndexable(q))
+    return scanMembers(db, facilityId, filter);
   const pastWindow = await findFirstIdPastWindow(db, facilityId, filter.afterId);
   if (pastWindow === undefined) return scanMembers(db, facilityId, filter);
   const scanned = await scanMembers(db, facilityId, filter, pastWindow);
   if (scanned.length === filter.limit) return scanned;
   // Ids are integers: the members after pastWindow - 1 are pastWindow and on.
-  const rest = { ...filter, q: filter.q, afterId: pastWindow - 1, limit: filter.limit - scanned.length };
-  const found =
-    dialectOf(db) === 'postgres'
-      ? await searchMembersByTrigrams(db, facilityId, rest)
-      : await searchMembersInFts(db, facilityId, rest);
-  return [...scanned, ...found];
+  const rest = { ...filter, q, afterId: pastWindow - 1, limit: filter.limit - scanned.length };
+  return [...scanned, ...(await searchMembersByTrigrams(db, facilityId, rest))];
 }
 
 /** The id of the first member after the window of SEARCH_WINDOW members that follows `afterId`, if any. */
@@ -75,8 +76,8 @@ async function scanMembers(db: Executor, facilityId: number, filter: MemberFilte
 type SearchFilter = MemberFilter & { q: string };
 
 /**
- * PostgreSQL: the members whose indexed text (migration 0007) contains the
- * term, found through pg_trgm's GIN index. The text is the three fields a
+ * The members whose indexed text (migration 0007) contains the term, found
+ * through pg_trgm's GIN index when the planner judges the term rare enough. The text is the three fields a
  * line each, and an indexable term has no line break, so the text contains
  * the term exactly when a field does: the fields' own check would be the same
  * condition twice, which the planner would count as two and misjudge.
@@ -98,31 +99,11 @@ async function searchMembersByTrigrams(db: Executor, facilityId: number, filter:
   return rows as Member[];
 }
 
-/**
- * SQLite: FTS5 yields the members that contain the term's trigrams in id
- * order, lazily, so the query stops at the page's last member; each is then
- * checked by the filter. (`id in (match)` would read every member of every
- * facility that contains a common term first.)
- */
-async function searchMembersInFts(db: Executor, facilityId: number, filter: SearchFilter) {
-  const rows = await db
-    .selectFrom('member_search')
-    .innerJoin('members', 'members.id', 'member_search.rowid')
-    .select(MEMBER_COLUMNS.map((column) => `members.${column}` as const))
-    .where('member_search.member_search', 'match', ftsPhrase(filter.q))
-    .where('member_search.rowid', '>', filter.afterId)
-    .where((eb) => passesFilter(eb as unknown as MembersExpressions, 'sqlite', facilityId, filter))
-    .orderBy('member_search.rowid')
-    .limit(filter.limit)
-    .execute();
-  return rows as Member[];
-}
-
 type MembersExpressions = ExpressionBuilder<DatabaseSchema, 'members'>;
 
 function passesFilter(
   eb: MembersExpressions,
-  dialect: 'sqlite' | 'postgres',
+  dialect: DialectName,
   facilityId: number,
   filter: MemberFilter,
 ): Expression<SqlBool> {
@@ -143,11 +124,7 @@ function passesFilter(
 const SEARCHED_COLUMNS = ['first_name', 'last_name', 'email_folded'] as const;
 
 /** `column` contains `text`, ignoring case, on either dialect. */
-function containsIgnoringCase(
-  dialect: 'sqlite' | 'postgres',
-  column: (typeof SEARCHED_COLUMNS)[number],
-  text: string,
-) {
+function containsIgnoringCase(dialect: DialectName, column: (typeof SEARCHED_COLUMNS)[number], text: string) {
   return dialect === 'postgres'
     ? sql<boolean>`lower(${sql.ref(column)}) like ${containsPattern(text)} escape '\\'`
     : sql<boolean>`${sql.ref(column)} glob ${containsGlob(text)}`;

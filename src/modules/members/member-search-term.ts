@@ -1,7 +1,7 @@
 /**
- * How a `q` term becomes a pattern on each database: the exact check (a
- * substring of first name, last name or email, ignoring case), and the query
- * of the trigram index that finds the candidates (migration 0007).
+ * How a `q` term becomes a pattern on each database (a substring of first
+ * name, last name or email, ignoring case), and whether PostgreSQL's trigram
+ * index can serve it (migration 0007).
  */
 
 /** LIKE pattern for a lower-cased substring, with the wildcard characters escaped. */
@@ -24,35 +24,11 @@ export function containsGlob(text: string): string {
   return `*${classes.join('')}*`;
 }
 
-/** An FTS5 phrase of the whole term: its trigrams, in order. */
-export function ftsPhrase(text: string): string {
-  return `"${text.replaceAll('"', '""')}"`;
-}
-
 /**
- * Whether the trigram index can find every member that contains the term.
- * A trigram needs three characters. And the index folds case by its own
- * tables (SQLite's, from an older Unicode than JavaScript's), so only letters
- * whose cases both agree on are safe: those with one lower and one upper case
- * that map to each other, in the blocks up to Cyrillic (U+052F), whose case
- * pairs are decades old. A term with other letters (`ß`, `İ`, `ſ`, Georgian)
- * is checked member by member, as a short term is. So is a term with a line
- * break, which separates the fields in the indexed text.
+ * Whether the trigram index (PostgreSQL) can serve the term: a trigram needs
+ * three characters, and the indexed text separates the fields with line
+ * breaks, so a term without one is in the text exactly when it is in a field.
  */
 export function isIndexable(text: string): boolean {
-  const characters = Array.from(text);
-  return characters.length >= 3 && !text.includes('\n') && characters.every(foldsAlike);
-}
-
-function foldsAlike(char: string): boolean {
-  const lower = char.toLowerCase();
-  const upper = char.toUpperCase();
-  if (lower === upper) return true;
-  return (
-    (char.codePointAt(0) as number) <= 0x52f &&
-    Array.from(lower).length === 1 &&
-    Array.from(upper).length === 1 &&
-    upper.toLowerCase() === lower &&
-    lower.toUpperCase() === upper
-  );
+  return Array.from(text).length >= 3 && !text.includes('\n');
 }

@@ -5,8 +5,8 @@ import { SEARCH_WINDOW } from './member-list.repository.js';
 
 /**
  * `q` in a facility larger than the window a search reads in order: past it,
- * the trigram index finds the members, and the answers must be the same as
- * in a small facility.
+ * PostgreSQL's trigram index finds the members (SQLite reads on), and the
+ * answers must be the same as in a small facility.
  */
 describeEachDialect('member search in a large facility', (api) => {
   let membersUrl = '';
