@@ -9,6 +9,7 @@ import { CompiledQuery } from 'kysely';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
+import { asNamedStatement } from '../src/db/postgres-dialect.js';
 import { SEARCH_WINDOW } from '../src/modules/members/member-list.repository.js';
 import { createTestDatabase, DIALECTS } from './harness.js';
 
@@ -226,8 +227,17 @@ for (const dialect of DIALECTS) {
       );
       const queries = [...captured];
       assert.ok(queries.length <= 3, `${queries.length} queries`);
-      const text = await planOf(queries[queries.length - 1]);
+      const search = queries[queries.length - 1];
+      const text = await planOf(search);
       assert.match(text, /members_search/, text);
+      // A prepared statement would keep one generic plan for every term after five calls.
+      assert.equal(asNamedStatement(search.sql, search.parameters), undefined, 'planned on every call');
+    });
+
+    test('a search for a term without three letters or digits in a row reads in order, in one query', async () => {
+      captured = [];
+      await send('GET', `/admin/facilities/${LARGE}/members?q=${encodeURIComponent('r1 s')}`);
+      assert.equal(captured.length, 1, captured.map((query) => query.sql).join('\n'));
     });
   });
 }

@@ -88,14 +88,14 @@ const statementNames = new Map<string, string>();
  * order for a common one): it is planned on every call. A prepared statement
  * would, after five calls, keep one generic plan for every term.
  */
-export const PLANNED_PER_CALL = sql.raw('/* planned per call */');
 const PLANNED_PER_CALL_TEXT = '/* planned per call */';
+export const PLANNED_PER_CALL = sql.raw(PLANNED_PER_CALL_TEXT);
 
 /**
  * Data queries run as named prepared statements, so PostgreSQL parses and
  * plans each SQL text once per connection instead of on every request.
  */
-function asNamedStatement(text: string, values: readonly unknown[]): pg.QueryConfig | undefined {
+export function asNamedStatement(text: string, values: readonly unknown[]): pg.QueryConfig | undefined {
   if (!PREPARABLE.test(text) || text.endsWith(PLANNED_PER_CALL_TEXT)) return undefined;
   let name = statementNames.get(text);
   if (!name) {

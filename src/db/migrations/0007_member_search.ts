@@ -12,7 +12,7 @@ import { dialectOf } from '../dialect.js';
  * database's owner may create.
  *
  * SQLite gets none: FTS5's trigram index, measured at a million members, made
- * each create cost 150 to 200 µs more (docs/performance.md).
+ * each create cost 130 to 230 µs more (docs/performance.md).
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {

@@ -77,10 +77,12 @@ type SearchFilter = MemberFilter & { q: string };
 
 /**
  * The members whose indexed text (migration 0007) contains the term, found
- * through pg_trgm's GIN index when the planner judges the term rare enough. The text is the three fields a
- * line each, and an indexable term has no line break, so the text contains
- * the term exactly when a field does: the fields' own check would be the same
- * condition twice, which the planner would count as two and misjudge.
+ * through pg_trgm's GIN index when the planner judges the term rare enough.
+ * The text is the three fields a line each, and an indexable term has no
+ * line break, so the text contains the term exactly when a field does (the
+ * email is stored lower-cased, as email_folded, so its lower() is its own):
+ * the fields' own check would be the same condition twice, which the
+ * planner would count as two and misjudge.
  */
 async function searchMembersByTrigrams(db: Executor, facilityId: number, filter: SearchFilter) {
   const rows = await db

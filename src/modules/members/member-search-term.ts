@@ -25,10 +25,13 @@ export function containsGlob(text: string): string {
 }
 
 /**
- * Whether the trigram index (PostgreSQL) can serve the term: a trigram needs
- * three characters, and the indexed text separates the fields with line
- * breaks, so a term without one is in the text exactly when it is in a field.
+ * Whether the trigram index (PostgreSQL) may serve the term. pg_trgm takes
+ * its trigrams from runs of letters and digits: a term with no three in a
+ * row may have none, and the planner then reads the whole index (`...` at a
+ * million members: 3.2 s, against 0.8 s reading the facility in order). The
+ * indexed text separates the fields with line breaks, so a term without one
+ * is in the text exactly when it is in a field.
  */
 export function isIndexable(text: string): boolean {
-  return Array.from(text).length >= 3 && !text.includes('\n');
+  return /[\p{L}\p{N}]{3}/u.test(text) && !text.includes('\n');
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { describeEachDialect } from '../../../test/harness.js';
+import { encodeCursor } from '../../http/paging.js';
 import { SEARCH_WINDOW } from './member-list.repository.js';
 
 /**
@@ -10,6 +11,7 @@ import { SEARCH_WINDOW } from './member-list.repository.js';
  */
 describeEachDialect('member search in a large facility', (api) => {
   let membersUrl = '';
+  let planId = 0;
   const ids: Record<string, number> = {};
 
   async function addMember(body: { first_name: string } & Record<string, unknown>) {
@@ -18,27 +20,33 @@ describeEachDialect('member search in a large facility', (api) => {
     ids[body.first_name] = response.body.id;
   }
 
-  /** First names of the members a search answers, over every page, after checking they come in id order. */
-  async function search(query: string): Promise<string[]> {
+  /** Members of every page a query answers from `cursor` on, after checking they come in id order. */
+  async function listAll(
+    query: string,
+    from: string | null = null,
+  ): Promise<{ id: number; first_name: string }[]> {
     const members: { id: number; first_name: string }[] = [];
-    let cursor: string | null = null;
+    let cursor = from;
     do {
       const page = await api.get(`${membersUrl}?${query}${cursor === null ? '' : `&cursor=${cursor}`}`);
       assert.equal(page.status, 200, page.text);
       members.push(...page.body.members);
       cursor = page.body.next_cursor;
     } while (cursor !== null);
-    const ids = members.map((member) => member.id);
+    const memberIds = members.map((member) => member.id);
     assert.deepEqual(
-      ids,
-      [...ids].sort((a, b) => a - b),
+      memberIds,
+      [...memberIds].sort((a, b) => a - b),
       `${query}: not in id order`,
     );
-    return members.map((member) => member.first_name);
+    return members;
   }
+
+  const search = async (query: string) => (await listAll(query)).map((member) => member.first_name);
 
   before(async () => {
     membersUrl = `/admin/facilities/${api.newFacility()}/members`;
+    planId = (await api.post(membersUrl.replace('/members', '/plans'), { name: 'Gold' })).body.id;
     await addMember({ first_name: 'Mariam', last_name: 'Early' });
     for (let start = 0; start < SEARCH_WINDOW + 50; start += 50) {
       await Promise.all(
@@ -51,8 +59,14 @@ describeEachDialect('member search in a large facility', (api) => {
     await addMember({ first_name: 'Carl', email: 'Carl.MARIA@Example.com' });
     await addMember({ first_name: 'Élodie', last_name: 'Öztürk', status: 'pending' });
     await addMember({ first_name: 'Gustav', last_name: 'Straße', email: 'gz@qx.example' });
+    await addMember({ first_name: 'Coach', last_name: 'Late', role: 'coach', sport_id: 2, plan_id: planId });
+    await addMember({ first_name: 'Player', last_name: 'Late' });
+    await addMember({ first_name: 'Leaving', last_name: 'Late' });
+    await addMember({ first_name: 'Percent', last_name: '100%_x back\\slash' });
     await addMember({ first_name: 'Renamed', last_name: 'Before' });
     await addMember({ first_name: 'Erased', last_name: 'Gone' });
+    await addMember({ first_name: 'EdgeOne', last_name: 'Windowedge' });
+    await addMember({ first_name: 'EdgeTwo', last_name: 'Windowedge' });
     await api.post(`/admin/facilities/${api.newFacility()}/members`, { first_name: 'Marielle' });
   });
 
@@ -63,24 +77,48 @@ describeEachDialect('member search in a large facility', (api) => {
     assert.deepEqual(await search('q=zzz'), []);
   });
 
-  test('q pages with the cursor across the window', async () => {
+  test('q pages with the cursor from the window to past it', async () => {
     assert.deepEqual(await search('q=mari&limit=1'), ['Mariam', 'Marianne', 'Carl']);
-    // Filler10, Filler100 to 109 and Filler1000 to 1049, created 50 at a time: the window ends among them.
-    const fillers = await search('q=filler10&limit=7');
-    const expected = [
-      10,
-      ...Array.from({ length: 10 }, (_, i) => 100 + i),
-      ...Array.from({ length: 50 }, (_, i) => 1000 + i),
-    ];
-    assert.deepEqual(fillers.sort(), expected.map((i) => `Filler${i}`).sort());
   });
 
-  test('q combines with the other filters past the window', async () => {
+  test("the window's last member and the first past it are each answered once", async () => {
+    const everyId = (await listAll('limit=1000')).map((member) => member.id);
+    // A cursor that leaves EdgeOne the window's last member and EdgeTwo the first past it.
+    const cursor = encodeCursor(everyId[everyId.indexOf(ids.EdgeOne) - SEARCH_WINDOW]);
+    for (const limit of [1, 2, 100]) {
+      const members = await listAll(`q=windowedge&limit=${limit}`, cursor);
+      assert.deepEqual(
+        members.map((member) => member.first_name),
+        ['EdgeOne', 'EdgeTwo'],
+        `limit ${limit}`,
+      );
+    }
+  });
+
+  test('q combines with every other filter past the window', async () => {
     assert.deepEqual(await search('q=%C3%A9lodie&status=pending'), ['Élodie']);
     assert.deepEqual(await search('q=%C3%A9lodie&status=active'), []);
+    assert.deepEqual(await search('q=late&role=coach'), ['Coach']);
+    assert.deepEqual(await search('q=late&role=member'), ['Player', 'Leaving']);
+    assert.deepEqual(await search('q=late&sport_id=2'), ['Coach']);
+    assert.deepEqual(await search(`q=late&plan_id=${planId}`), ['Coach']);
   });
 
-  test('short terms and letters whose cases fold unlike the index are still found', async () => {
+  test('q leaves removed members out past the window unless the status filter names removed', async () => {
+    assert.equal((await api.delete(`${membersUrl}/${ids.Leaving}`)).status, 204);
+    assert.deepEqual(await search('q=late'), ['Coach', 'Player']);
+    assert.deepEqual(await search('q=late&status=removed'), ['Leaving']);
+  });
+
+  test('q treats % _ and \\ literally past the window', async () => {
+    const searchFor = (q: string) => search(`q=${encodeURIComponent(q)}`);
+    assert.deepEqual(await searchFor('100%_x'), ['Percent']);
+    assert.deepEqual(await searchFor('100%x'), []);
+    assert.deepEqual(await searchFor('ck_sl'), []);
+    assert.deepEqual(await searchFor('k\\sl'), ['Percent']);
+  });
+
+  test('terms of one or two characters, and ß against SS, answer as in a small facility', async () => {
     assert.deepEqual(await search('q=qx'), ['Gustav']);
     assert.deepEqual(await search('q=STRASSE'), []);
     assert.deepEqual(await search('q=Stra%C3%9Fe'), ['Gustav']);
