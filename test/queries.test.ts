@@ -216,7 +216,7 @@ for (const dialect of DIALECTS) {
       });
     }
 
-    test(`a search past the first ${SEARCH_WINDOW} members reads the trigram index, in at most 3 queries`, {
+    test(`a search past the ${SEARCH_WINDOW} members after the cursor reads the trigram index, in at most 3 queries`, {
       skip: dialect !== 'postgres' && 'SQLite has no trigram index (migration 0007)',
     }, async () => {
       captured = [];

@@ -101,10 +101,8 @@ async function searchMembersByTrigrams(db: Executor, facilityId: number, filter:
   return rows as Member[];
 }
 
-type MembersExpressions = ExpressionBuilder<DatabaseSchema, 'members'>;
-
 function passesFilter(
-  eb: MembersExpressions,
+  eb: ExpressionBuilder<DatabaseSchema, 'members'>,
   dialect: DialectName,
   facilityId: number,
   filter: MemberFilter,
