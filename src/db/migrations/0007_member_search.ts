@@ -8,8 +8,8 @@ import { dialectOf } from '../dialect.js';
  * (src/modules/members/member-list.repository.ts). One index on the three
  * fields is cheaper to write than three.
  *
- * pg_trgm ships with PostgreSQL and is a trusted extension, which the
- * database's owner may create.
+ * pg_trgm ships with PostgreSQL and, from PostgreSQL 13 on, is a trusted
+ * extension, which the database's owner may create (README).
  *
  * SQLite gets none: FTS5's trigram index, measured at a million members, made
  * each create cost 130 to 230 µs more (docs/performance.md).
