@@ -9,7 +9,7 @@ import { PLANNED_PER_CALL } from '../../db/postgres-dialect.js';
 import type { DatabaseSchema } from '../../db/schema.js';
 import { MEMBER_COLUMNS } from './member.repository.js';
 import type { Member } from './member.schemas.js';
-import { containsGlob, containsPattern, isIndexable } from './member-search-term.js';
+import { containsGlob, containsPattern, indexedParts, isIndexable } from './member-search-term.js';
 
 export interface MemberFilter {
   sportId?: number;
@@ -78,21 +78,27 @@ type SearchFilter = MemberFilter & { q: string };
 /**
  * The members whose indexed text (migration 0007) contains the term, found
  * through pg_trgm's GIN index when the planner judges the term rare enough.
- * The text is the three fields a line each, and an indexable term has no
- * line break, so the text contains the term exactly when a field does (the
- * email is stored lower-cased, as email_folded, so its lower() is its own):
- * the fields' own check would be the same condition twice, which the
- * planner would count as two and misjudge.
+ * The index is asked for the term's parts (see indexedParts), and the text
+ * is checked for the whole term. The text is the three fields a line each,
+ * and an indexable term has no line break, so the text contains the term
+ * exactly when a field does (the email is stored lower-cased, as
+ * email_folded, so its lower() is its own). A term that is one part is its
+ * own index condition: a second check of it would count twice in the
+ * planner's estimate.
  */
 async function searchMembersByTrigrams(db: Executor, facilityId: number, filter: SearchFilter) {
+  const term = filter.q.toLowerCase();
+  const parts = indexedParts(term);
   const rows = await db
     .selectFrom('members')
     .select(MEMBER_COLUMNS)
     .where((eb) => passesFilter(eb, 'postgres', facilityId, { ...filter, q: undefined }))
-    // The index's expression, written as migration 0007 wrote it, or the planner cannot match it.
-    .where(
-      sql<boolean>`(lower(first_name) || E'\\n' || lower(coalesce(last_name, '')) || E'\\n' || coalesce(email_folded, ''))
-        like ${containsPattern(filter.q)} escape '\\'`,
+    .where((eb) =>
+      eb.and(parts.map((part) => sql<boolean>`${SEARCHED_TEXT} like ${containsPattern(part)} escape '\\'`)),
+    )
+    // strpos, not LIKE: the index cannot serve it, so it stays a check of the rows the parts found.
+    .$if(parts.length !== 1 || parts[0] !== term, (qb) =>
+      qb.where(sql<boolean>`strpos(${SEARCHED_TEXT}, ${term}) > 0`),
     )
     .orderBy('id')
     .limit(filter.limit)
@@ -100,6 +106,9 @@ async function searchMembersByTrigrams(db: Executor, facilityId: number, filter:
     .execute();
   return rows as Member[];
 }
+
+/** The index's expression, written as migration 0007 wrote it, or the planner cannot match it. */
+const SEARCHED_TEXT = sql`(lower(first_name) || E'\\n' || lower(coalesce(last_name, '')) || E'\\n' || coalesce(email_folded, ''))`;
 
 function passesFilter(
   eb: ExpressionBuilder<DatabaseSchema, 'members'>,

@@ -35,3 +35,30 @@ export function containsGlob(text: string): string {
 export function isIndexable(text: string): boolean {
   return /[\p{L}\p{N}]{3}/u.test(text) && !text.includes('\n');
 }
+
+/**
+ * The parts of the term that the trigram index (PostgreSQL) is asked for, one
+ * condition each: every run of letters and digits with the characters around
+ * it, lower-cased. Each part is in the indexed text whenever the term is.
+ * The index checks every trigram of a condition against every member that
+ * the condition's rarest trigram finds, while separate conditions skip to
+ * each other's members: the whole email `m523456.f1@example.com` read the
+ * posting lists of `exa`, `com` and the rest of the trigrams every member
+ * has (4,833 index pages at a million members), its parts 69.
+ *
+ * pg_trgm pads a run with two blanks before it when a character precedes it
+ * and with one after it when one follows, and a part without a trigram would
+ * make the index read every member, so such parts (`a.` at the term's start)
+ * are left out.
+ */
+export function indexedParts(text: string): string[] {
+  const lower = text.toLowerCase();
+  const parts = new Set<string>();
+  for (const { 0: run, index } of lower.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const before = /[^\p{L}\p{N}]+$/u.exec(lower.slice(0, index))?.[0] ?? '';
+    const after = /^[^\p{L}\p{N}]+/u.exec(lower.slice(index + run.length))?.[0] ?? '';
+    const trigrams = Array.from(run).length + (before === '' ? 0 : 2) + (after === '' ? 0 : 1) - 2;
+    if (trigrams > 0) parts.add(before + run + after);
+  }
+  return [...parts];
+}

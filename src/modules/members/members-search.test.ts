@@ -65,6 +65,8 @@ describeEachDialect('member search in a large facility', (api) => {
     await addMember({ first_name: 'Percent', last_name: '100%_x back\\slash' });
     await addMember({ first_name: 'Renamed', last_name: 'Before' });
     await addMember({ first_name: 'Erased', last_name: 'Gone' });
+    await addMember({ first_name: 'Ann Lee', last_name: 'Apart' });
+    await addMember({ first_name: 'Ann Smith', last_name: 'Jo Lee' });
     await addMember({ first_name: 'EdgeOne', last_name: 'Windowedge' });
     await addMember({ first_name: 'EdgeTwo', last_name: 'Windowedge' });
     await api.post(`/admin/facilities/${api.newFacility()}/members`, { first_name: 'Marielle' });
@@ -75,6 +77,11 @@ describeEachDialect('member search in a large facility', (api) => {
     assert.deepEqual(await search('q=olsen'), ['Marianne']);
     assert.deepEqual(await search('q=%C3%B6ZT%C3%9CRK'), ['Élodie']);
     assert.deepEqual(await search('q=zzz'), []);
+  });
+
+  test('q of several words finds the whole term past the window, not its words apart', async () => {
+    // "Ann Smith Jo Lee" has "ann " and " lee", each part of the term the index is asked for.
+    assert.deepEqual(await search(`q=${encodeURIComponent('ANN LEE')}`), ['Ann Lee']);
   });
 
   test('q pages with the cursor from the window to past it', async () => {
