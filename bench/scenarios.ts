@@ -56,11 +56,12 @@ export const SMALL_PAGE: Scenario = {
 };
 
 /**
- * A search that matches one member: its email. The members list has no text
- * index, so such a search reads the facility's members until it has a page
- * or none are left: the page whose cost grows with the facility (see
- * docs/performance.md). Two connections: at a million members a request
- * takes a second or more.
+ * A search that matches one member: its email, whose domain every member
+ * shares. On SQLite such a search reads the facility's members until it has
+ * a page or none are left, and PostgreSQL's trigram index finds the member
+ * past the first 1,000 (docs/performance.md): the page whose cost may grow
+ * with the facility. Two connections: at a million members a request takes
+ * a second or more on SQLite.
  */
 const searchForOne = (facility: number, first: number, id: number) =>
   get(`/admin/facilities/${facility}/members?q=${encodeURIComponent(seededEmail(facility, id - first + 1))}`);
