@@ -11,8 +11,18 @@ import { LARGE_FACILITY, seed, seededEmail } from '../../../bench/seed.js';
 import { createTestDatabase, DIALECTS } from '../../../test/harness.js';
 import { type Database, openDatabase } from '../../db/database.js';
 import { listMembers } from './member-list.repository.js';
+import { indexedParts } from './member-search-term.js';
 
 const MEMBERS = 100_000;
+
+test('the index is asked for each run of letters and digits with the characters around it', () => {
+  assert.deepEqual(indexedParts('m5.f1@example.com'), ['m5.', '.f1@', '@example.', '.com']);
+  assert.deepEqual(indexedParts('ann lee'), ['ann ', ' lee']);
+  assert.deepEqual(indexedParts('abc abc'), ['abc ', ' abc']);
+  // `a.` has no trigram: pg_trgm pads `a` with one blank only, as nothing precedes it in the term.
+  assert.deepEqual(indexedParts('a.bcd'), ['.bcd']);
+  assert.deepEqual(indexedParts('x.y'), ['.y']);
+});
 
 describe('member search through the trigram index', {
   skip: !DIALECTS.includes('postgres') && 'SQLite has no trigram index (migration 0007)',
@@ -22,9 +32,11 @@ describe('member search through the trigram index', {
   let captured: { sql: string; parameters: readonly unknown[] }[] = [];
 
   before(async () => {
-    const test = await createTestDatabase('postgres');
-    drop = test.drop;
-    database = openDatabase(test.url, { onQuery: (sql, parameters) => captured.push({ sql, parameters }) });
+    const created = await createTestDatabase('postgres');
+    drop = created.drop;
+    database = openDatabase(created.url, {
+      onQuery: (sql, parameters) => captured.push({ sql, parameters }),
+    });
     await seed(database, MEMBERS, 1);
   });
 
