@@ -234,9 +234,9 @@ for (const dialect of DIALECTS) {
       assert.equal(asNamedStatement(search.sql, search.parameters), undefined, 'planned on every call');
     });
 
-    test('a search for a term without three letters or digits in a row reads in order, in one query', async () => {
+    test('a search for a term that gives the index no trigram reads in order, in one query', async () => {
       captured = [];
-      await send('GET', `/admin/facilities/${LARGE}/members?q=${encodeURIComponent('r1 s')}`);
+      await send('GET', `/admin/facilities/${LARGE}/members?q=r1`);
       assert.equal(captured.length, 1, captured.map((query) => query.sql).join('\n'));
     });
   });

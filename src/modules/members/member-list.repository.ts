@@ -9,7 +9,7 @@ import { PLANNED_PER_CALL } from '../../db/postgres-dialect.js';
 import type { DatabaseSchema } from '../../db/schema.js';
 import { MEMBER_COLUMNS } from './member.repository.js';
 import type { Member } from './member.schemas.js';
-import { containsGlob, containsPattern, indexedParts, isIndexable } from './member-search-term.js';
+import { containsGlob, containsPattern, type IndexedTerm, indexedTerm } from './member-search-term.js';
 
 export interface MemberFilter {
   sportId?: number;
@@ -34,16 +34,15 @@ export interface MemberFilter {
 export const SEARCH_WINDOW = 1000;
 
 export async function listMembers(db: Executor, facilityId: number, filter: MemberFilter): Promise<Member[]> {
-  const { q } = filter;
-  if (q === undefined || dialectOf(db) !== 'postgres' || !isIndexable(q))
-    return scanMembers(db, facilityId, filter);
+  const indexed = filter.q === undefined || dialectOf(db) !== 'postgres' ? undefined : indexedTerm(filter.q);
+  if (indexed === undefined) return scanMembers(db, facilityId, filter);
   const pastWindow = await findFirstIdPastWindow(db, facilityId, filter.afterId);
   if (pastWindow === undefined) return scanMembers(db, facilityId, filter);
   const scanned = await scanMembers(db, facilityId, filter, pastWindow);
   if (scanned.length === filter.limit) return scanned;
   // Ids are integers: the members after pastWindow - 1 are pastWindow and on.
-  const rest = { ...filter, q, afterId: pastWindow - 1, limit: filter.limit - scanned.length };
-  return [...scanned, ...(await searchMembersByTrigrams(db, facilityId, rest))];
+  const rest = { ...filter, afterId: pastWindow - 1, limit: filter.limit - scanned.length };
+  return [...scanned, ...(await searchMembersByTrigrams(db, facilityId, rest, indexed))];
 }
 
 /** The id of the first member after the window of SEARCH_WINDOW members that follows `afterId`, if any. */
@@ -73,8 +72,6 @@ async function scanMembers(db: Executor, facilityId: number, filter: MemberFilte
   return rows as Member[];
 }
 
-type SearchFilter = MemberFilter & { q: string };
-
 /**
  * The members whose indexed text (migration 0007) contains the term, found
  * through pg_trgm's GIN index when the planner judges the term rare enough.
@@ -86,9 +83,12 @@ type SearchFilter = MemberFilter & { q: string };
  * own index condition: a second check of it would count twice in the
  * planner's estimate.
  */
-async function searchMembersByTrigrams(db: Executor, facilityId: number, filter: SearchFilter) {
-  const term = filter.q.toLowerCase();
-  const parts = indexedParts(term);
+async function searchMembersByTrigrams(
+  db: Executor,
+  facilityId: number,
+  filter: MemberFilter,
+  { term, parts }: IndexedTerm,
+) {
   const rows = await db
     .selectFrom('members')
     .select(MEMBER_COLUMNS)

@@ -11,7 +11,7 @@ import { LARGE_FACILITY, seed, seededEmail } from '../../../bench/seed.js';
 import { createTestDatabase, DIALECTS } from '../../../test/harness.js';
 import { type Database, openDatabase } from '../../db/database.js';
 import { listMembers } from './member-list.repository.js';
-import { indexedParts } from './member-search-term.js';
+import { indexedParts, indexedTerm } from './member-search-term.js';
 
 const MEMBERS = 100_000;
 
@@ -22,6 +22,17 @@ test('the index is asked for each run of letters and digits with the characters 
   // `a.` has no trigram: pg_trgm pads `a` with one blank only, as nothing precedes it in the term.
   assert.deepEqual(indexedParts('a.bcd'), ['.bcd']);
   assert.deepEqual(indexedParts('x.y'), ['.y']);
+});
+
+test('the index serves a term with three letters or digits in a row, or two beside another character', () => {
+  assert.deepEqual(indexedTerm('Jo Li'), { term: 'jo li', parts: ['jo ', ' li'] });
+  assert.deepEqual(indexedTerm('M7.F1@'), { term: 'm7.f1@', parts: ['m7.', '.f1@'] });
+  // Trigrams of one character each (`  m`: a word that begins with m) find most members.
+  assert.equal(indexedTerm('x.m'), undefined);
+  assert.equal(indexedTerm('r1'), undefined);
+  assert.equal(indexedTerm('...'), undefined);
+  // The fields are a line each in the indexed text.
+  assert.equal(indexedTerm('ann\nlee'), undefined);
 });
 
 describe('member search through the trigram index', {
@@ -65,6 +76,13 @@ describe('member search through the trigram index', {
     assert.deepEqual(emails, [email]);
     // Asked for as one condition, this email read 513 pages at 100,000 members (4,833 at a
     // million); asked for by its parts, 121 (136 at a million).
+    assert.ok(pages <= 250, `${pages} index pages`);
+  });
+
+  test('a term without three letters or digits in a row is searched through the index, by its parts', async () => {
+    // `zq.` and `.f1@` have trigrams (`zq `, `  f`, ` f1`, `f1 `); reading in order would read every member.
+    const { emails, pages } = await searchFor('zq.f1@');
+    assert.deepEqual(emails, []);
     assert.ok(pages <= 250, `${pages} index pages`);
   });
 });
