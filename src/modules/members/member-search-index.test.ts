@@ -1,6 +1,7 @@
 /**
- * How much of PostgreSQL's trigram index (migration 0007) a search reads:
- * counted in index pages from the query's own plan, not timed. The members
+ * Which terms PostgreSQL's trigram index (migration 0007) serves, by which
+ * parts, and how much of it a search reads: counted in index pages from the
+ * query's own plan, not timed. The members
  * are the benchmark's, whose emails all end in `.f1@example.com`, as real
  * addresses share `gmail.com`.
  */
