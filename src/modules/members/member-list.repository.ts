@@ -9,6 +9,7 @@ import { PLANNED_PER_CALL } from '../../db/postgres-dialect.js';
 import type { DatabaseSchema } from '../../db/schema.js';
 import { MEMBER_COLUMNS } from './member.repository.js';
 import type { Member } from './member.schemas.js';
+import { chooseIndexedParts, SEARCHED_TEXT, sampleOfFacility } from './member-search-sample.js';
 import { containsGlob, containsPattern, type IndexedTerm, indexedTerm } from './member-search-term.js';
 
 export interface MemberFilter {
@@ -22,50 +23,28 @@ export interface MemberFilter {
 }
 
 /**
- * On PostgreSQL a search reads the facility's next SEARCH_WINDOW members in
- * order first, as a list without `q` does. In a facility of up to that many
- * members, and for a term common enough to fill the page among them, the
- * search ends there, more cheaply than through the index, which finds the
- * term's members in every facility and whose cost the planner underrates for
- * common trigrams. Only the rest of a large facility is searched through the
- * index. SQLite has no index to search (migration 0007): it reads members in
- * order until the page is full.
+ * On PostgreSQL the trigram index serves a term that is rare in a large
+ * facility; a small facility, and a common term, whose page fills within a
+ * few hundred members, are read in order, more cheaply than through the
+ * index, which finds the term's members in every facility and whose cost the
+ * planner underrates for common trigrams. A sample of the facility tells
+ * which is which (member-search-sample.ts). SQLite has no index to search
+ * (migration 0007): it reads members in order until the page is full.
  */
-export const SEARCH_WINDOW = 1000;
-
 export async function listMembers(db: Executor, facilityId: number, filter: MemberFilter): Promise<Member[]> {
   const indexed = filter.q === undefined || dialectOf(db) !== 'postgres' ? undefined : indexedTerm(filter.q);
   if (indexed === undefined) return scanMembers(db, facilityId, filter);
-  const pastWindow = await findFirstIdPastWindow(db, facilityId, filter.afterId);
-  if (pastWindow === undefined) return scanMembers(db, facilityId, filter);
-  const scanned = await scanMembers(db, facilityId, filter, pastWindow);
-  if (scanned.length === filter.limit) return scanned;
-  // Ids are integers: the members after pastWindow - 1 are pastWindow and on.
-  const rest = { ...filter, afterId: pastWindow - 1, limit: filter.limit - scanned.length };
-  return [...scanned, ...(await searchMembersByTrigrams(db, facilityId, rest, indexed))];
+  const chosen = chooseIndexedParts(await sampleOfFacility(db, facilityId), indexed);
+  if (chosen === undefined) return scanMembers(db, facilityId, filter);
+  return searchMembersByTrigrams(db, facilityId, filter, chosen);
 }
 
-/** The id of the first member after the window of SEARCH_WINDOW members that follows `afterId`, if any. */
-async function findFirstIdPastWindow(db: Executor, facilityId: number, afterId: number) {
-  const row = await db
-    .selectFrom('members')
-    .select('id')
-    .where('facility_id', '=', facilityId)
-    .where('id', '>', afterId)
-    .orderBy('id')
-    .limit(1)
-    .offset(SEARCH_WINDOW)
-    .executeTakeFirst();
-  return row === undefined ? undefined : Number(row.id);
-}
-
-/** The facility's members in id order that pass the filter, before `beforeId` if given. */
-async function scanMembers(db: Executor, facilityId: number, filter: MemberFilter, beforeId?: number) {
+/** The facility's members in id order that pass the filter. */
+async function scanMembers(db: Executor, facilityId: number, filter: MemberFilter) {
   const rows = await db
     .selectFrom('members')
     .select(MEMBER_COLUMNS)
     .where((eb) => passesFilter(eb, dialectOf(db), facilityId, filter))
-    .$if(beforeId !== undefined, (qb) => qb.where('id', '<', beforeId as number))
     .orderBy('id')
     .limit(filter.limit)
     .execute();
@@ -75,10 +54,10 @@ async function scanMembers(db: Executor, facilityId: number, filter: MemberFilte
 /**
  * The members whose indexed text (migration 0007) contains the term, found
  * through pg_trgm's GIN index when the planner judges the term rare enough.
- * The index is asked for the term's parts (see indexedParts), and the text
- * is checked for the whole term. The text is the three fields a line each,
- * and an indexable term has no line break, so the text contains the term
- * exactly when a field does (the email is stored lower-cased, as
+ * The index is asked for the term's rarer parts (indexedParts,
+ * chooseIndexedParts), and the text is checked for the whole term. The text
+ * is the three fields a line each, and an indexable term has no line break,
+ * so the text contains the term exactly when a field does (the email is stored lower-cased, as
  * email_folded, so its lower() is its own). A term that is one part is its
  * own index condition: a second check of it would count twice in the
  * planner's estimate.
@@ -106,9 +85,6 @@ async function searchMembersByTrigrams(
     .execute();
   return rows as Member[];
 }
-
-/** The index's expression, written as migration 0007 wrote it, or the planner cannot match it. */
-const SEARCHED_TEXT = sql`(lower(first_name) || E'\\n' || lower(coalesce(last_name, '')) || E'\\n' || coalesce(email_folded, ''))`;
 
 function passesFilter(
   eb: ExpressionBuilder<DatabaseSchema, 'members'>,

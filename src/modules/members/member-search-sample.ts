@@ -1,0 +1,111 @@
+/**
+ * How a search on PostgreSQL chooses its way: a sample of the facility's
+ * members, kept for a minute, tells how common the term and each of its
+ * parts are, which pg_trgm's index does not keep (migration 0007).
+ */
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { IndexedTerm } from './member-search-term.js';
+
+/** A facility of at most this many members is searched in order: a whole read of it costs less than the index. */
+export const SMALL_FACILITY = 1000;
+/**
+ * A term in at least this share of the sample is searched in order: its page
+ * fills within about 100 / share members, where the index would find all of
+ * the facility's members that have it (at a million members, 1 % is 10,000
+ * rows against about 10,000 read in order).
+ */
+export const COMMON_TERM_SHARE = 0.01;
+/**
+ * A part in at least this share of the sample is not asked of the index
+ * when a rarer part is: its posting lists are long and narrow the search
+ * little. `.f1@`, `@example.` and `.com`, which every member of the bench's
+ * large facility has, made up two thirds of the index's time for an email.
+ */
+export const COMMON_PART_SHARE = 0.1;
+
+const SEGMENTS = 100;
+const PER_SEGMENT = 10;
+const SAMPLE_TTL_MS = 60_000;
+/** Samples kept per database; a large facility's takes about 70 kB. */
+const MAX_SAMPLES = 32;
+
+/** A facility's size, up to SMALL_FACILITY + 1, and the searched text of up to 1,000 of its members. */
+export interface FacilitySample {
+  members: number;
+  texts: string[];
+}
+
+/** The facility's sample, taken at most a minute ago, or taken now. */
+export function sampleOfFacility(db: Executor, facilityId: number): Promise<FacilitySample> {
+  let samples = samplesByDatabase.get(db);
+  if (samples === undefined) {
+    samples = new Map();
+    samplesByDatabase.set(db, samples);
+  }
+  const now = Date.now();
+  const kept = samples.get(facilityId);
+  if (kept !== undefined && now < kept.until) return kept.sample;
+  if (samples.size >= MAX_SAMPLES) samples.delete(samples.keys().next().value as number);
+  // The promise is kept, so that the searches that arrive while it runs share it.
+  const sample = takeSample(db, facilityId);
+  samples.delete(facilityId);
+  samples.set(facilityId, { sample, until: now + SAMPLE_TTL_MS });
+  sample.catch(() => samples.delete(facilityId));
+  return sample;
+}
+
+const samplesByDatabase = new WeakMap<
+  Executor,
+  Map<number, { sample: Promise<FacilitySample>; until: number }>
+>();
+
+/**
+ * The members at the start of SEGMENTS evenly spaced stretches of the
+ * facility's ids, PER_SEGMENT each: spread over old and new members, found
+ * by the (facility_id, id) index in 100 short reads.
+ */
+async function takeSample(db: Executor, facilityId: number): Promise<FacilitySample> {
+  const { rows } = await sql<{ members: number | string; texts: string[] }>`
+    with bounds as (select min(id) as low, max(id) as high from members where facility_id = ${facilityId})
+    select
+      (select count(*) from (select from members where facility_id = ${facilityId} limit ${SMALL_FACILITY + 1}) as capped) as members,
+      array(
+        select distinct on (sampled.id) sampled.text
+        from bounds, generate_series(0, ${SEGMENTS - 1}) as segment,
+          lateral (
+            select id, ${SEARCHED_TEXT} as text from members
+            where facility_id = ${facilityId}
+              and id >= bounds.low + (bounds.high - bounds.low) * segment / ${SEGMENTS}
+            order by id
+            limit ${PER_SEGMENT}
+          ) as sampled
+      ) as texts`.execute(db);
+  const members = Number(rows[0].members);
+  return { members, texts: members > SMALL_FACILITY ? rows[0].texts : [] };
+}
+
+/**
+ * The index's expression, written as migration 0007 wrote it, or the planner
+ * cannot match it: the three fields lower-cased, a line each.
+ */
+export const SEARCHED_TEXT = sql`(lower(first_name) || E'\\n' || lower(coalesce(last_name, '')) || E'\\n' || coalesce(email_folded, ''))`;
+
+/**
+ * The term with the parts to ask the index for, or undefined when reading in
+ * order costs less: in a small facility, or for a term common in it.
+ */
+export function chooseIndexedParts(sample: FacilitySample, indexed: IndexedTerm): IndexedTerm | undefined {
+  if (sample.members <= SMALL_FACILITY) return undefined;
+  const { term, parts } = indexed;
+  if (shareContaining(sample, term) >= COMMON_TERM_SHARE) return undefined;
+  const rare = parts.filter((part) => shareContaining(sample, part) < COMMON_PART_SHARE);
+  return { term, parts: rare.length === 0 ? parts : rare };
+}
+
+function shareContaining(sample: FacilitySample, text: string): number {
+  if (sample.texts.length === 0) return 0;
+  let containing = 0;
+  for (const sampled of sample.texts) if (sampled.includes(text)) containing++;
+  return containing / sample.texts.length;
+}
