@@ -7,6 +7,7 @@ import * as entitlementsVersion from './migrations/0004_entitlements_version.js'
 import * as apiKeysNotify from './migrations/0005_api_keys_notify.js';
 import * as idempotencyEtag from './migrations/0006_idempotency_etag.js';
 import * as memberSearch from './migrations/0007_member_search.js';
+import * as memberSearchPendingList from './migrations/0008_member_search_pending_list.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005_api_keys_notify': apiKeysNotify,
   '0006_idempotency_etag': idempotencyEtag,
   '0007_member_search': memberSearch,
+  '0008_member_search_pending_list': memberSearchPendingList,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
