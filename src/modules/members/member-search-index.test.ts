@@ -11,6 +11,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { LARGE_FACILITY, seed, seededEmail } from '../../../bench/seed.js';
 import { createTestDatabase, DIALECTS } from '../../../test/harness.js';
 import { type Database, openDatabase } from '../../db/database.js';
+import { asNamedStatement } from '../../db/postgres-dialect.js';
 import { listMembers } from './member-list.repository.js';
 import { chooseIndexedParts, SMALL_FACILITY } from './member-search-sample.js';
 import { indexedParts, indexedTerm } from './member-search-term.js';
@@ -96,6 +97,16 @@ describe('member search through the trigram index', {
     const pages = indexScan['Shared Hit Blocks'] + indexScan['Shared Read Blocks'];
     return { emails: members.map((member) => member.email), pages };
   }
+
+  test('the sample of the facility and the search are planned on every call', async () => {
+    // A generic plan, kept after five calls of a prepared statement, would serve every
+    // facility and every term alike: a small facility's count read by scanning the table.
+    captured = [];
+    await listMembers(database.db, LARGE_FACILITY, { q: 'zqx', afterId: 0, limit: 100 });
+    assert.equal(captured.length, 2, 'the sample, then the search');
+    for (const { sql, parameters } of captured)
+      assert.equal(asNamedStatement(sql, parameters), undefined, sql);
+  });
 
   test('a whole email is found reading few index pages, though every member shares its domain', async () => {
     const email = seededEmail(LARGE_FACILITY, MEMBERS - 7);
