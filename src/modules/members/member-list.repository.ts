@@ -9,8 +9,14 @@ import { PLANNED_PER_CALL } from '../../db/postgres-dialect.js';
 import type { DatabaseSchema } from '../../db/schema.js';
 import { MEMBER_COLUMNS } from './member.repository.js';
 import type { Member } from './member.schemas.js';
-import { chooseIndexedParts, SEARCHED_TEXT, sampleOfFacility } from './member-search-sample.js';
-import { containsGlob, containsPattern, type IndexedTerm, indexedTerm } from './member-search-term.js';
+import { chooseIndexedParts, sampleOfFacility } from './member-search-sample.js';
+import {
+  containsGlob,
+  containsPattern,
+  type IndexedTerm,
+  indexedTerm,
+  SEARCHED_TEXT,
+} from './member-search-term.js';
 
 export interface MemberFilter {
   sportId?: number;
@@ -53,11 +59,11 @@ async function scanMembers(db: Executor, facilityId: number, filter: MemberFilte
 
 /**
  * The members whose indexed text (migration 0007) contains the term, found
- * through pg_trgm's GIN index when the planner judges the term rare enough.
- * The index is asked for the term's rarer parts (indexedParts,
- * chooseIndexedParts), and the text is checked for the whole term. The text
- * is the three fields a line each, and an indexable term has no line break,
- * so the text contains the term exactly when a field does (the email is stored lower-cased, as
+ * through pg_trgm's GIN index. The index is asked for the term's parts that
+ * are rare in the facility (indexedParts, chooseIndexedParts), and the text
+ * is checked for the whole term. The text is the three fields a line each,
+ * and an indexable term has no line break, so the text contains the term
+ * exactly when a field does (the email is stored lower-cased, as
  * email_folded, so its lower() is its own). A term that is one part is its
  * own index condition: a second check of it would count twice in the
  * planner's estimate.

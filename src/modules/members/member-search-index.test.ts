@@ -69,6 +69,7 @@ describe('member search through the trigram index', {
   let database: Database;
   let drop: () => Promise<void>;
   let captured: { sql: string; parameters: readonly unknown[] }[] = [];
+  let smallFacility = 0;
 
   before(async () => {
     const created = await createTestDatabase('postgres');
@@ -76,7 +77,7 @@ describe('member search through the trigram index', {
     database = openDatabase(created.url, {
       onQuery: (sql, parameters) => captured.push({ sql, parameters }),
     });
-    await seed(database, MEMBERS, 1);
+    smallFacility = (await seed(database, MEMBERS, 1)).smallFacilities[0];
   });
 
   after(async () => {
@@ -101,11 +102,22 @@ describe('member search through the trigram index', {
   test('the sample of the facility and the search are planned on every call', async () => {
     // A generic plan, kept after five calls of a prepared statement, would serve every
     // facility and every term alike: a small facility's count read by scanning the table.
+    // The first search of this database: the facility is sampled.
     captured = [];
     await listMembers(database.db, LARGE_FACILITY, { q: 'zqx', afterId: 0, limit: 100 });
     assert.equal(captured.length, 2, 'the sample, then the search');
     for (const { sql, parameters } of captured)
       assert.equal(asNamedStatement(sql, parameters), undefined, sql);
+  });
+
+  test('a facility is sampled once a minute, and searches that arrive together share the sample', async () => {
+    const searchSmall = (q: string) => listMembers(database.db, smallFacility, { q, afterId: 0, limit: 100 });
+    captured = [];
+    await Promise.all([searchSmall('zqx'), searchSmall('zqy')]);
+    assert.equal(captured.length, 3, 'one sample, two searches');
+    captured = [];
+    await searchSmall('zqz');
+    assert.equal(captured.length, 1, 'the search alone');
   });
 
   test('a whole email is found reading few index pages, though every member shares its domain', async () => {
@@ -134,6 +146,9 @@ describe('member search through the trigram index', {
       select ${LARGE_FACILITY}, 'Pending' || n, 'Surname' || n % 50, 'p' || n || '@pending.test',
         'p' || n || '@pending.test', 'member', 'active', current_date, now(), now(), now()
       from generate_series(1, 3000) as n`.execute(database.db);
+    const { rows } = await sql<{ options: string[] }>`
+      select reloptions as options from pg_class where relname = 'members_search'`.execute(database.db);
+    assert.deepEqual(rows[0].options, ['gin_pending_list_limit=256']);
     const email = seededEmail(LARGE_FACILITY, MEMBERS - 7);
     const { emails, pages } = await searchFor(email);
     assert.deepEqual(emails, [email]);

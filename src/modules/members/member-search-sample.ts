@@ -6,13 +6,13 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { PLANNED_PER_CALL } from '../../db/postgres-dialect.js';
-import type { IndexedTerm } from './member-search-term.js';
+import { type IndexedTerm, SEARCHED_TEXT } from './member-search-term.js';
 
 /** A facility of at most this many members is searched in order: a whole read of it costs less than the index. */
 export const SMALL_FACILITY = 1000;
 /**
- * A term in at least this share of the sample is searched in order: its page
- * fills within about 100 / share members, where the index would find all of
+ * A term in at least this share of the sample is searched in order: a page
+ * of 100 fills within about 100 / share members, where the index would find all of
  * the facility's members that have it (at a million members, 1 % is 10,000
  * rows against about 10,000 read in order).
  */
@@ -28,11 +28,12 @@ export const COMMON_PART_SHARE = 0.1;
 const SEGMENTS = 100;
 const PER_SEGMENT = 10;
 const SAMPLE_TTL_MS = 60_000;
-/** Samples kept per database; a large facility's takes about 70 kB. */
+/** Samples kept per database, the least recently searched dropped first; a large facility's takes about 70 kB. */
 const MAX_SAMPLES = 32;
 
 /** A facility's size, up to SMALL_FACILITY + 1, and the searched text of up to 1,000 of its members. */
 export interface FacilitySample {
+  /** Counted no further than SMALL_FACILITY + 1. */
   members: number;
   texts: string[];
 }
@@ -46,13 +47,19 @@ export function sampleOfFacility(db: Executor, facilityId: number): Promise<Faci
   }
   const now = Date.now();
   const kept = samples.get(facilityId);
-  if (kept !== undefined && now < kept.until) return kept.sample;
+  // Taken out and put back, a facility moves to the end of the Map's order: the first is the least recently searched.
+  samples.delete(facilityId);
+  if (kept !== undefined && now < kept.until) {
+    samples.set(facilityId, kept);
+    return kept.sample;
+  }
   if (samples.size >= MAX_SAMPLES) samples.delete(samples.keys().next().value as number);
   // The promise is kept, so that the searches that arrive while it runs share it.
   const sample = takeSample(db, facilityId);
-  samples.delete(facilityId);
   samples.set(facilityId, { sample, until: now + SAMPLE_TTL_MS });
-  sample.catch(() => samples.delete(facilityId));
+  sample.catch(() => {
+    if (samples.get(facilityId)?.sample === sample) samples.delete(facilityId);
+  });
   return sample;
 }
 
@@ -88,12 +95,6 @@ async function takeSample(db: Executor, facilityId: number): Promise<FacilitySam
   const members = Number(rows[0].members);
   return { members, texts: members > SMALL_FACILITY ? rows[0].texts : [] };
 }
-
-/**
- * The index's expression, written as migration 0007 wrote it, or the planner
- * cannot match it: the three fields lower-cased, a line each.
- */
-export const SEARCHED_TEXT = sql`(lower(first_name) || E'\\n' || lower(coalesce(last_name, '')) || E'\\n' || coalesce(email_folded, ''))`;
 
 /**
  * The term with the parts to ask the index for, or undefined when reading in

@@ -3,6 +3,7 @@
  * name, last name or email, ignoring case), and whether PostgreSQL's trigram
  * index can serve it (migration 0007).
  */
+import { sql } from 'kysely';
 
 /** LIKE pattern for a lower-cased substring, with the wildcard characters escaped. */
 export function containsPattern(text: string): string {
@@ -80,3 +81,9 @@ export function indexedParts(term: string): string[] {
   }
   return [...parts];
 }
+
+/**
+ * The index's expression, written as migration 0007 wrote it, or the planner
+ * cannot match it: the three fields lower-cased, a line each.
+ */
+export const SEARCHED_TEXT = sql`(lower(first_name) || E'\\n' || lower(coalesce(last_name, '')) || E'\\n' || coalesce(email_folded, ''))`;
