@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: it must run before any module below loads the native SQLite driver.
+import './runtime-check.js';
 import { Command, InvalidArgumentError } from 'commander';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
