@@ -104,7 +104,22 @@ async function load(
   });
   // Requests of seconds that the load generator left behind still run in the service and the database.
   if (scenario.connections !== undefined) await sleep(SETTLE_SECONDS * 1000);
+  notePeakRss(target, scenario);
   return result;
+}
+
+/** Which scenarios raised a process's peak RSS, and to what: where to look when the peak is too high. */
+const peakRises = new Map<Running, { scenario: string; mb: number }[]>();
+
+function notePeakRss(target: Running, scenario: Scenario): void {
+  const rises = peakRises.get(target) ?? [];
+  const mb = peakRssMb(target);
+  if (mb - (rises.at(-1)?.mb ?? 0) >= 1) rises.push({ scenario: scenario.name, mb });
+  peakRises.set(target, rises);
+}
+
+function describePeakRises(target: Running): string {
+  return (peakRises.get(target) ?? []).map(({ scenario, mb }) => `${scenario} ${mb.toFixed(0)} MB`).join(', ');
 }
 
 /**
@@ -211,6 +226,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
         `page at ${members.toLocaleString()} ${perRound('large')}; page at 1,000 ${perRound('small')}; ` +
         `POST member ${perRound('post')}; PATCH member ${perRound('patch')}`,
     );
+    console.log(`peak RSS of the service, as each scenario raised it: ${describePeakRises(single)}`);
     printTargets({
       dialect,
       members,
