@@ -8,6 +8,7 @@ import * as apiKeysNotify from './migrations/0005_api_keys_notify.js';
 import * as idempotencyEtag from './migrations/0006_idempotency_etag.js';
 import * as memberSearch from './migrations/0007_member_search.js';
 import * as memberSearchPendingList from './migrations/0008_member_search_pending_list.js';
+import * as periodicJobs from './migrations/0009_periodic_jobs.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006_idempotency_etag': idempotencyEtag,
   '0007_member_search': memberSearch,
   '0008_member_search_pending_list': memberSearchPendingList,
+  '0009_periodic_jobs': periodicJobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -84,6 +84,7 @@ export interface DatabaseSchema {
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   audit_events: AuditEventsTable;
+  periodic_jobs: PeriodicJobsTable;
 }
 
 export interface ApiKeysTable {
@@ -126,4 +127,16 @@ export interface AuditEventsTable {
   changes: string;
   request_id: string | null;
   occurred_at: string;
+}
+
+/** A periodic job's schedule and lease (src/jobs/). */
+export interface PeriodicJobsTable {
+  name: string;
+  next_run_at: string;
+  /** While a process runs the job; a run that outlives it (a crashed process) may be taken over. */
+  leased_until: string | null;
+  last_started_at: string | null;
+  last_finished_at: string | null;
+  /** The last run's error message, null when it succeeded. */
+  last_error: string | null;
 }
