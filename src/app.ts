@@ -8,7 +8,12 @@ import { openChangeCounter } from './db/change-counter.js';
 import { type Database, type Db, type DialectName, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerAuthentication } from './http/auth.js';
-import { answerClientError, registerErrorHandler, sendProblem, toAppError } from './http/error-handler.js';
+import {
+  answerClientError,
+  answerFrameworkError,
+  MAX_PARAM_LENGTH,
+  registerErrorHandler,
+} from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { openLogDestination } from './http/log-destination.js';
 import { registerMetrics } from './http/metrics.js';
@@ -65,9 +70,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     childLoggerFactory: lazyRequestLogger,
     // Long ids must reach validation (400), not fall through to 404.
     // /plans/ is /plans, not a plan with an empty id.
-    routerOptions: { maxParamLength: 1000, ignoreTrailingSlash: true },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: true },
     bodyLimit: config.bodyLimitBytes,
-    frameworkErrors: (error, request, reply) => sendProblem(request, reply, toAppError(error)),
+    frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -78,12 +83,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', () => keyChanges.close());
   if (ownsDatabase) app.addHook('onClose', () => database.close());
 
-  registerJsonBodyParser(app);
+  registerJsonBodyParser(app, { maxDepth: config.jsonMaxDepth, maxKeys: config.jsonMaxKeys });
   app.setValidatorCompiler(createValidatorCompiler());
   app.addSchema(Problem);
   registerResponseHeaders(app);
   registerRequestLog(app, logger);
-  registerErrorHandler(app);
+  registerErrorHandler(app, { maxErrors: config.problemMaxErrors });
   registerNotFoundHandler(app);
 
   await app.register(swagger, openApiOptions(config));
@@ -101,7 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await scoped.register(async (api) => {
         registerAuthentication(api, config, createKeyVerifier(database.db, keyChanges, config.adminApiKey));
         await registerRateLimit(api, config);
-        registerIdempotency(api);
+        registerIdempotency(api, { maxResponseBytes: config.idempotencyMaxResponseBytes });
         refuseUndeclaredQuery(api);
         await api.register(registerModules);
       });

@@ -15,6 +15,14 @@ export interface Config {
   basePath: string;
   logLevel: string;
   bodyLimitBytes: number;
+  /** JSON bodies: deepest nesting of objects and arrays. */
+  jsonMaxDepth: number;
+  /** JSON bodies: object keys and array items, counted over the whole body. */
+  jsonMaxKeys: number;
+  /** Problem documents list at most this many field errors, and say how many more there were. */
+  problemMaxErrors: number;
+  /** Idempotency records keep answers up to this size; a larger answer is not kept. */
+  idempotencyMaxResponseBytes: number;
   templatesFile: string | undefined;
   shutdownGraceMs: number;
   rateLimitPerMinute: number;
@@ -63,6 +71,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     basePath: normalizeBasePath(env.BASE_PATH ?? ''),
     logLevel,
     bodyLimitBytes: readInteger(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
+    // The minimums leave room for every valid body (100 entitlements are 201 keys, 3 levels deep)
+    // and every created resource (at most about 16 KB).
+    jsonMaxDepth: readInteger(env, 'JSON_MAX_DEPTH', 32, 4, 1000),
+    jsonMaxKeys: readInteger(env, 'JSON_MAX_KEYS', 1000, 256, 1_000_000),
+    problemMaxErrors: readInteger(env, 'PROBLEM_MAX_ERRORS', 100, 1, 10_000),
+    idempotencyMaxResponseBytes: readInteger(
+      env,
+      'IDEMPOTENCY_MAX_RESPONSE_BYTES',
+      64 * 1024,
+      32 * 1024,
+      16 * 1024 * 1024,
+    ),
     templatesFile: env.TEMPLATES_FILE || undefined,
     shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     rateLimitPerMinute: readInteger(env, 'RATE_LIMIT_PER_MINUTE', 3000, 0, 10_000_000),

@@ -11,6 +11,10 @@ test('the defaults of the contract apply when nothing is set', () => {
   assert.equal(config.basePath, '');
   assert.equal(config.logLevel, 'info');
   assert.equal(config.bodyLimitBytes, 256 * 1024);
+  assert.equal(config.jsonMaxDepth, 32);
+  assert.equal(config.jsonMaxKeys, 1000);
+  assert.equal(config.problemMaxErrors, 100);
+  assert.equal(config.idempotencyMaxResponseBytes, 64 * 1024);
   assert.equal(config.workers, 1);
 });
 
@@ -26,6 +30,10 @@ test('an invalid value stops the start with a message naming the variable', () =
     { WORKERS: '0' },
     { WORKERS: '2', DATABASE_URL: 'sqlite::memory:' },
     { BODY_LIMIT_BYTES: '10' },
+    { JSON_MAX_DEPTH: '3' },
+    { JSON_MAX_KEYS: '100' },
+    { PROBLEM_MAX_ERRORS: '0' },
+    { IDEMPOTENCY_MAX_RESPONSE_BYTES: '1024' },
   ];
   for (const env of invalid) {
     assert.throws(

@@ -2,7 +2,9 @@
  * Property-based robustness: every one of the 17 endpoints gets random and
  * malformed input (random JSON values, random objects built from the
  * endpoint's own field names, random path segments and query values, random
- * content types, truncated JSON). Whatever comes in, the service never
+ * content types, truncated JSON, bodies nested deep or holding many keys,
+ * path parameters longer than the router takes, bytes that are not UTF-8).
+ * Whatever comes in, the service never
  * answers 5xx, every error is problem+json whose `status` is the HTTP status,
  * and a rejected request writes nothing.
  *
@@ -10,6 +12,7 @@
  * failure that fast-check reported.
  */
 import assert from 'node:assert/strict';
+import { isUtf8 } from 'node:buffer';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { type Api, assertProblem, describeEachDialect, type TestResponse } from './harness.js';
@@ -19,6 +22,11 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 const MAX_ID = Number.MAX_SAFE_INTEGER;
 const ALL_STATUSES = 'pending,active,frozen,suspended,cancelled,removed';
 const ENTITLEMENT_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** The default limits: JSON_MAX_DEPTH, JSON_MAX_KEYS, PROBLEM_MAX_ERRORS and the router's parameter length. */
+const MAX_DEPTH = 32;
+const MAX_KEYS = 1000;
+const MAX_ERRORS = 100;
+const MAX_PARAM_LENGTH = 1000;
 
 interface Endpoint {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -296,7 +304,66 @@ type FuzzCase =
   | { kind: 'path'; param: string; segment: string }
   | { kind: 'query'; query: Record<string, string> }
   | { kind: 'content-type'; contentType: string; known: boolean; payload: string }
-  | { kind: 'truncated'; cut: number };
+  | { kind: 'truncated'; cut: number }
+  | { kind: 'nested'; depth: number; array: boolean; idempotent: boolean }
+  | { kind: 'keys'; count: number; inArray: boolean; idempotent: boolean }
+  | { kind: 'long-param'; param: string; segment: string }
+  | { kind: 'utf8'; bytes: number[] };
+
+/** Byte sequences that are never UTF-8: a lone continuation, overlong forms, surrogates, past U+10FFFF, cut short. */
+const INVALID_UTF8 = [
+  [0x80],
+  [0xff],
+  [0xc0, 0xaf],
+  [0xe0, 0x80, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xe2, 0x82],
+];
+
+/** Cases that go past the input limits, or close to them. */
+function limitCases(params: string[]): fc.Arbitrary<FuzzCase>[] {
+  // Up to 30,000 levels: deeper, nested objects ('{"a":' a level) would be over the 256 KiB body limit.
+  const depth = fc.oneof(
+    fc.integer({ min: 1, max: 80 }),
+    fc.constantFrom(MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, 10_000, 30_000),
+  );
+  const count = fc.oneof(
+    fc.integer({ min: 0, max: 3000 }),
+    fc.constantFrom(MAX_ERRORS, MAX_ERRORS + 1, MAX_KEYS - 1, MAX_KEYS, 23_000),
+  );
+  const options: fc.Arbitrary<FuzzCase>[] = [
+    fc
+      .record({ depth, array: fc.boolean(), idempotent: fc.boolean() })
+      .map((c) => ({ kind: 'nested' as const, ...c })),
+    fc
+      .record({ count, inArray: fc.boolean(), idempotent: fc.boolean() })
+      .map((c) => ({ kind: 'keys' as const, ...c })),
+    fc
+      .oneof(
+        fc.constantFrom(...INVALID_UTF8),
+        fc.array(fc.integer({ min: 0x80, max: 0xff }), { minLength: 1, maxLength: 6 }),
+      )
+      .map((bytes) => ({ kind: 'utf8' as const, bytes })),
+  ];
+  if (params.length > 0) {
+    const segment = fc
+      .record({
+        length: fc.oneof(
+          fc.integer({ min: MAX_PARAM_LENGTH - 100, max: 6000 }),
+          fc.constantFrom(MAX_PARAM_LENGTH, MAX_PARAM_LENGTH + 1),
+        ),
+        unit: fc.constantFrom('1', 'k', '%41', '_'),
+      })
+      .map(({ length, unit }) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
+    options.push(
+      fc
+        .record({ param: fc.constantFrom(...params), segment })
+        .map(({ param, segment }) => ({ kind: 'long-param' as const, param, segment })),
+    );
+  }
+  return options;
+}
 
 function casesFor(endpoint: Endpoint): fc.Arbitrary<FuzzCase> {
   const params = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -331,6 +398,7 @@ function casesFor(endpoint: Endpoint): fc.Arbitrary<FuzzCase> {
       })),
     fc.nat().map((cut) => ({ kind: 'truncated' as const, cut })),
   ];
+  options.push(...limitCases(params));
   if (params.length > 0) {
     options.push(
       fc
@@ -365,8 +433,10 @@ interface Sent {
   method: string;
   url: string;
   headers: Record<string, string>;
-  payload?: string;
+  payload?: string | Buffer;
 }
+
+let idempotencyKeys = 0;
 
 function fill(path: string, fixture: Fixture, override?: { param: string; segment: string }): string {
   const values: Record<string, string> = {
@@ -421,6 +491,39 @@ function build(endpoint: Endpoint, fixture: Fixture, c: FuzzCase): Sent {
         headers: json,
         payload: validJson.slice(0, c.cut % validJson.length),
       };
+    case 'nested': {
+      const [open, close] = c.array ? ['[', ']'] : ['{"a":', '}'];
+      const field = endpoint.fields?.[0] ?? 'value';
+      // The outer object is one level: the value inside it is depth - 1 deep.
+      const inner = `${open.repeat(c.depth - 1)}1${close.repeat(c.depth - 1)}`;
+      const headers = c.idempotent ? { ...json, 'idempotency-key': `fuzz-${++idempotencyKeys}` } : json;
+      return { method: endpoint.method, url: base, headers, payload: `{"${field}":${inner}}` };
+    }
+    case 'keys': {
+      const names = Array.from({ length: c.count }, (_, i) => i.toString(36));
+      // As keys of one object, or as items of an array inside a one-key object.
+      const payload = c.inArray
+        ? `{"${endpoint.fields?.[0] ?? 'value'}":[${names.map(() => '1').join(',')}]}`
+        : `{${names.map((name) => `"k${name}":1`).join(',')}}`;
+      const headers = c.idempotent ? { ...json, 'idempotency-key': `fuzz-${++idempotencyKeys}` } : json;
+      return { method: endpoint.method, url: base, headers, payload };
+    }
+    case 'long-param':
+      return {
+        method: endpoint.method,
+        url: fill(endpoint.path, fixture, c),
+        headers: withBody ? json : {},
+        ...(withBody ? { payload: validJson } : {}),
+      };
+    case 'utf8': {
+      const field = endpoint.fields?.[0] ?? 'value';
+      const payload = Buffer.concat([
+        Buffer.from(`{"${field}":"a`),
+        Buffer.from(c.bytes),
+        Buffer.from('z"}'),
+      ]);
+      return { method: endpoint.method, url: base, headers: json, payload };
+    }
   }
 }
 
@@ -468,6 +571,33 @@ function checkExpected(endpoint: Endpoint, c: FuzzCase, response: TestResponse):
       const named = problem.errors.map((e: { field: string }) => e.field);
       assert.ok(named.includes(c.param), `expected an error for ${c.param}, got ${named.join(', ')}`);
     }
+  }
+  // DELETE reads a body sent with it (and ignores it once parsed); GET never reads one.
+  const readsBody = endpoint.method !== 'GET';
+  if (c.kind === 'nested' && readsBody && c.depth > MAX_DEPTH) {
+    const problem = assertProblem(response, 400, 'validation_error');
+    assert.match(problem.errors[0].message, /^is nested more than 32 levels deep/);
+  }
+  if (c.kind === 'keys' && readsBody) {
+    // The object's keys, or the array's items plus the one key that holds the array.
+    const keys = c.inArray ? c.count + 1 : c.count;
+    if (keys > MAX_KEYS) {
+      const problem = assertProblem(response, 400, 'validation_error');
+      assert.equal(problem.errors[0].message, 'has more than 1000 keys and array items in all');
+    } else if (withBody && !c.inArray && c.count > MAX_ERRORS) {
+      // Every key is unknown: more problems than a problem document lists.
+      const problem = assertProblem(response, 400, 'validation_error');
+      assert.equal(problem.errors.length, MAX_ERRORS);
+      assert.ok(problem.errors_omitted >= c.count - MAX_ERRORS, response.text.slice(0, 300));
+    }
+  }
+  if (c.kind === 'long-param' && c.segment.length > MAX_PARAM_LENGTH) {
+    const problem = assertProblem(response, 400, 'validation_error');
+    assert.equal(problem.errors[0].location, 'path');
+  }
+  if (c.kind === 'utf8' && readsBody) {
+    const payload = Buffer.concat([Buffer.from('"a'), Buffer.from(c.bytes), Buffer.from('z"')]);
+    if (!isUtf8(payload)) assertProblem(response, 400, 'malformed_json');
   }
   if (c.kind === 'query') {
     for (const name of endpoint.query?.booleans ?? []) {
@@ -545,7 +675,7 @@ describeEachDialect(
           fc.asyncProperty(casesFor(endpoint), async (c) => {
             const sent = build(endpoint, fixture, c);
             const response = await send(api, sent);
-            const where = `${sent.method} ${sent.url} ${JSON.stringify(sent.headers)} ${sent.payload ?? ''}`;
+            const where = `${sent.method} ${sent.url.slice(0, 300)} ${JSON.stringify(sent.headers)} ${String(sent.payload ?? '').slice(0, 300)}`;
             statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
             assert.ok(response.status < 500, `${where} -> ${response.status} ${response.text}`);
             if (response.status >= 400) {
@@ -555,6 +685,13 @@ describeEachDialect(
               assert.equal(response.body.type, `urn:facility-admin:problem:${response.body.code}`);
               assert.equal(typeof response.body.detail, 'string');
               assert.equal(typeof response.body.request_id, 'string');
+              if (response.body.errors !== undefined) {
+                assert.ok(response.body.errors.length <= MAX_ERRORS, where);
+                if (response.body.errors_omitted !== undefined) {
+                  assert.equal(response.body.errors.length, MAX_ERRORS, where);
+                  assert.ok(response.body.errors_omitted >= 1, where);
+                }
+              }
             } else if (response.status === 204) {
               assert.equal(response.text, '', where);
             } else {

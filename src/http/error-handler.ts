@@ -11,16 +11,27 @@ import { collectRequestErrors, toFieldErrors } from './validation.js';
  * their code; anything else is logged with the request id and answered as
  * 500 internal_error without internals.
  */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, limits: { maxErrors: number }): void {
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error as FastifyError, request);
-    if (appError.code === 'internal_error') {
-      request.log.error({ err: error }, 'unexpected failure');
-    } else if (appError.code === 'service_unavailable') {
-      request.log.warn({ err: error }, 'database unavailable');
-    }
+    const appError = toAppError(error as FastifyError, request, limits.maxErrors);
+    logFailure(request, error, appError);
     return sendProblem(request, reply, appError);
   });
+}
+
+/** Fastify's frameworkErrors (a bad URL, an over-long path parameter): answered, and logged like any error. */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const appError = toAppError(error);
+  logFailure(request, error, appError);
+  return sendProblem(request, reply, appError);
+}
+
+function logFailure(request: FastifyRequest, error: unknown, appError: AppError): void {
+  if (appError.code === 'internal_error') {
+    request.log.error({ err: error }, 'unexpected failure');
+  } else if (appError.code === 'service_unavailable') {
+    request.log.warn({ err: error }, 'database unavailable');
+  }
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError) {
@@ -45,6 +56,7 @@ function problemBody(error: AppError, instance: string, requestId: string) {
     instance,
     request_id: requestId,
     ...(error.errors ? { errors: error.errors } : {}),
+    ...(error.errorsOmitted > 0 ? { errors_omitted: error.errorsOmitted } : {}),
   };
 }
 
@@ -86,6 +98,9 @@ export function answerClientError(error: ConnectionError, socket: Socket): void 
   socket.destroy(error);
 }
 
+/** The router's limit on one path parameter; no valid parameter comes near it. */
+export const MAX_PARAM_LENGTH = 1000;
+
 const FASTIFY_CODES: Record<string, (error: FastifyError) => AppError> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
     new AppError('unsupported_media_type', 'The body must be JSON, sent with Content-Type: application/json'),
@@ -100,16 +115,49 @@ const FASTIFY_CODES: Record<string, (error: FastifyError) => AppError> = {
     new AppError('validation_error', 'The URL is not valid percent-encoding', {
       errors: [{ location: 'path', field: '', message: 'is not valid percent-encoding' }],
     }),
+  FST_ERR_MAX_PARAM_LENGTH: () =>
+    new AppError('validation_error', `A path segment is over ${MAX_PARAM_LENGTH} characters`, {
+      errors: [{ location: 'path', field: '', message: `has a segment over ${MAX_PARAM_LENGTH} characters` }],
+    }),
+  // The docs' static files: a path @fastify/static will not serve (a NUL, "//", a name too long) names no file.
+  FST_STATIC_FORBIDDEN_PATH: () => new AppError('not_found', 'No file at this path'),
+  FST_ERR_NOT_FOUND: () => new AppError('not_found', 'No resource at this path'),
 };
 
-export function toAppError(error: FastifyError, request?: FastifyRequest): AppError {
+/**
+ * Client errors of plugins that carry only an HTTP status (@fastify/send's
+ * http-errors for the docs' static files: a failed If-Match, a range past the
+ * end), by that status. Any other 4xx becomes 400.
+ */
+const CLIENT_ERROR_STATUSES: Record<number, (error: FastifyError & { headers?: Headers }) => AppError> = {
+  // @fastify/send refuses paths such as "/../" with 403: no file is there to be refused.
+  403: () => new AppError('not_found', 'No file at this path'),
+  404: () => new AppError('not_found', 'No resource at this path'),
+  412: () => new AppError('precondition_failed', 'A precondition of the request does not hold'),
+  416: (error) =>
+    new AppError('range_not_satisfiable', 'The range is outside the file', {
+      headers: contentRangeOf(error),
+    }),
+};
+
+type Headers = Record<string, string | undefined>;
+
+function contentRangeOf(error: { headers?: Headers }): Record<string, string> {
+  const range = error.headers?.['Content-Range'];
+  return range === undefined ? {} : { 'content-range': range };
+}
+
+export function toAppError(error: FastifyError, request?: FastifyRequest, maxErrors = Infinity): AppError {
   if (error instanceof AppError) return error;
   if (error.validation) {
     const found = toFieldErrors(error.validation as never, error.validationContext);
     const all = request ? collectRequestErrors(request) : [];
-    const errors = all.length >= found.length ? all : found;
+    const every = all.length >= found.length ? all : found;
+    const errors = every.slice(0, maxErrors);
+    const omitted = every.length - errors.length;
     const summary = errors.map((e) => `${e.field || e.location}: ${e.message}`).join('; ');
-    return new AppError('validation_error', summary, { errors });
+    const detail = omitted > 0 ? `${summary}; and ${omitted} more problems` : summary;
+    return new AppError('validation_error', detail, { errors, errorsOmitted: omitted });
   }
   const known = error.code ? FASTIFY_CODES[error.code] : undefined;
   if (known) return known(error);
@@ -121,6 +169,10 @@ export function toAppError(error: FastifyError, request?: FastifyRequest): AppEr
       headers: { 'retry-after': '1' },
     });
   }
-  if (error.statusCode === 400) return new AppError('validation_error', 'The request is not valid');
+  const status = error.statusCode ?? 0;
+  const byStatus = CLIENT_ERROR_STATUSES[status];
+  if (byStatus) return byStatus(error);
+  // Any other client error a plugin raises is still the client's, never a 500.
+  if (status >= 400 && status < 500) return new AppError('validation_error', 'The request is not valid');
   return new AppError('internal_error', 'An unexpected error occurred; it has been logged');
 }

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   precondition_failed: { status: 412, title: 'Precondition failed' },
   payload_too_large: { status: 413, title: 'Body too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
   invalid_plan: { status: 422, title: 'Plan cannot be used' },
   invalid_template: { status: 422, title: 'Template not found' },
   member_too_young: { status: 422, title: 'Member is too young' },
@@ -47,18 +48,21 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly errors: FieldError[] | undefined;
+  /** How many more problems were found than `errors` lists. */
+  readonly errorsOmitted: number;
   readonly headers: Record<string, string>;
 
   constructor(
     code: ErrorCode,
     detail: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    options: { errors?: FieldError[]; errorsOmitted?: number; headers?: Record<string, string> } = {},
   ) {
     super(detail);
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.errors = options.errors;
+    this.errorsOmitted = options.errorsOmitted ?? 0;
     this.headers = options.headers ?? {};
   }
 }

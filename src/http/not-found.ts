@@ -11,7 +11,11 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
  * records every route's path to tell them apart.
  */
 export function registerNotFoundHandler(app: FastifyInstance): void {
-  const known = FindMyWay<HTTPVersion.V1>({ ignoreTrailingSlash: true });
+  // No parameter length limit: a path whose parameter is too long for the API's router still names its route.
+  const known = FindMyWay<HTTPVersion.V1>({
+    ignoreTrailingSlash: true,
+    maxParamLength: Number.MAX_SAFE_INTEGER,
+  });
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods.map((m) => m.toUpperCase() as HTTPMethod)) {
@@ -21,7 +25,8 @@ export function registerNotFoundHandler(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
     const allowed = METHODS.filter((method) => known.find(method, path) !== null);
-    if (allowed.length > 0) {
+    // A route of this very method that found nothing to serve (a docs file that is not there) is 404.
+    if (allowed.length > 0 && !allowed.includes(request.method as (typeof METHODS)[number])) {
       const error = new AppError(
         'method_not_allowed',
         `${request.method} is not allowed here; allowed: ${allowed.join(', ')}`,

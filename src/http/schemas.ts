@@ -91,6 +91,13 @@ export const Problem = Type.Object(
         }),
       ),
     ),
+    errors_omitted: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'How many more problems were found than `errors` lists (it lists at most 100 by default)',
+      }),
+    ),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );

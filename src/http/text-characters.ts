@@ -23,8 +23,13 @@ export function textCharacterErrors(value: unknown, pointer: string): ErrorObjec
       const item = container[key];
       const message =
         textCharacterProblem(key) ?? (typeof item === 'string' ? textCharacterProblem(item) : undefined);
-      if (message !== undefined) errors = [...errors, textError(keyAt, message)];
-      else if (item !== null && typeof item === 'object') pending.push([item, keyAt]);
+      if (message === undefined) {
+        if (item !== null && typeof item === 'object') pending.push([item, keyAt]);
+        continue;
+      }
+      // A fresh list on the first problem (NO_ERRORS is shared), then appended to in place.
+      if (errors === NO_ERRORS) errors = [];
+      errors.push(textError(keyAt, message));
     }
   }
   return errors;

@@ -57,12 +57,14 @@ declare module 'fastify' {
   }
 }
 
-function claimFor(scope: string, key: string): IdempotencyClaim {
+function claimFor(scope: string, key: string, maxResponseBytes: number): IdempotencyClaim {
   return {
     scope,
     key,
     stored: false,
     async store(trx, answer) {
+      // Never true for a created resource (its schema keeps it near 16 KB): left to storeAnswer, which releases.
+      if (Buffer.byteLength(answer.body) > maxResponseBytes) return;
       await completeIdempotencyKey(trx, scope, key, { ...answer, now: new Date().toISOString() });
       this.stored = true;
     },
@@ -75,8 +77,10 @@ function claimFor(scope: string, key: string): IdempotencyClaim {
  * is validated. A create stores its answer in its own transaction (see
  * writeContextOf); any other answer is stored when it is sent. A retry with
  * the same key and body gets that answer again with `Idempotent-Replayed: true`.
+ * An answer over `maxResponseBytes` is not kept: the key is released, as after
+ * a 5xx, and a retry runs again.
  */
-export function registerIdempotency(app: FastifyInstance): void {
+export function registerIdempotency(app: FastifyInstance, limits: { maxResponseBytes: number }): void {
   app.decorateRequest('idempotency', null);
   // preValidation, not preHandler: a request that fails validation (400) is
   // remembered and replayed like any other answer. A malformed key is left
@@ -89,7 +93,7 @@ export function registerIdempotency(app: FastifyInstance): void {
     const requestHash = hashRequest(request);
     const now = new Date();
     if (await claimIdempotencyKey(app.db, { scope, key, requestHash, now: now.toISOString() })) {
-      request.idempotency = claimFor(scope, key);
+      request.idempotency = claimFor(scope, key, limits.maxResponseBytes);
       return;
     }
     const existing = await findIdempotencyRecord(app.db, scope, key);
@@ -98,22 +102,23 @@ export function registerIdempotency(app: FastifyInstance): void {
       ? await reclaimIdempotencyKey(app.db, existing, { requestHash, now: now.toISOString() })
       : await claimIdempotencyKey(app.db, { scope, key, requestHash, now: now.toISOString() });
     if (!claimed) throw inProgress();
-    request.idempotency = claimFor(scope, key);
+    request.idempotency = claimFor(scope, key, limits.maxResponseBytes);
   };
 
   const storeAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = null;
-    if (reply.statusCode >= 500) {
-      // A failure that may not happen again: let the retry run.
+    const body = typeof payload === 'string' ? payload : '';
+    if (reply.statusCode >= 500 || (!claim.stored && Buffer.byteLength(body) > limits.maxResponseBytes)) {
+      // A failure that may not happen again, or an answer too large to keep: let the retry run.
       await releaseIdempotencyKey(app.db, claim.scope, claim.key);
     } else if (!claim.stored) {
       const location = reply.getHeader('location');
       const etag = reply.getHeader('etag');
       await completeIdempotencyKey(app.db, claim.scope, claim.key, {
         status: reply.statusCode,
-        body: typeof payload === 'string' ? payload : '',
+        body,
         location: typeof location === 'string' ? location : null,
         etag: typeof etag === 'string' ? etag : null,
         now: new Date().toISOString(),

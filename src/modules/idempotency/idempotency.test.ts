@@ -137,6 +137,34 @@ describeEachDialect('idempotency keys', (api) => {
     assert.equal(await countPlans(api, facility), 0);
   });
 
+  test('a body nested past the limit with an Idempotency-Key is 400, not 500, and leaves the key free', async () => {
+    const facility = api.newFacility();
+    const headers = key('deep');
+    for (const depth of [33, 10_000]) {
+      const payload = `{"name":${'['.repeat(depth)}"x"${']'.repeat(depth)}}`;
+      assertInvalid(await api.post(plansUrl(facility), payload, headers), '');
+    }
+    const created = await api.post(plansUrl(facility), { name: 'Gold' }, headers);
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.headers[REPLAYED], undefined);
+  });
+
+  test('an answer over 64 KiB is not kept: a retry runs again and the key stays free', async () => {
+    const facility = api.newFacility();
+    const headers = key('large-answer');
+    // 100 listed problems naming 1,000-character fields: over 64 KiB of problem document.
+    const unknown = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`${i}${'x'.repeat(1000)}`, 1]));
+    const first = await api.post(plansUrl(facility), { name: 'Gold', ...unknown }, headers);
+    assertInvalid(first);
+    assert.ok(first.text.length > 64 * 1024, `${first.text.length} bytes`);
+    const retry = await api.post(plansUrl(facility), { name: 'Gold', ...unknown }, headers);
+    assertInvalid(retry);
+    assert.equal(retry.headers[REPLAYED], undefined);
+    assert.notEqual(retry.body.request_id, first.body.request_id);
+    const created = await api.post(plansUrl(facility), { name: 'Gold' }, headers);
+    assert.equal(created.status, 201, created.text);
+  });
+
   test('a first request refused by a rule (409) is replayed as the same 409', async () => {
     const facility = api.newFacility();
     assert.equal((await api.post(plansUrl(facility), { name: 'Gold' })).status, 201);
