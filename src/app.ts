@@ -25,11 +25,12 @@ import { type LogSettings, lazyRequestLogger, registerRequestLog } from './http/
 import { registerResponseHeaders } from './http/response-headers.js';
 import { Problem } from './http/schemas.js';
 import { createValidatorCompiler, refuseUndeclaredQuery } from './http/validation.js';
+import { startJobs } from './jobs/job-runner.js';
 import { createKeyVerifier } from './modules/api-keys/api-key.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { registerIdempotency } from './modules/idempotency/idempotency.hooks.js';
 import { loadTemplateCatalog, type TemplateCatalog } from './modules/templates/template.catalog.js';
-import { registerModules } from './modules.js';
+import { PERIODIC_JOBS, registerModules } from './modules.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -83,6 +84,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', () => keyChanges.close());
   if (ownsDatabase) app.addHook('onClose', () => database.close());
 
+  // Background work runs in a serving process only, not in a test's or the CLI's app;
+  // it stops before anything closes the database (preClose runs before every onClose).
+  let jobs: ReturnType<typeof startJobs> | undefined;
+  app.addHook('onListen', async () => {
+    jobs ??= startJobs(database.db, PERIODIC_JOBS, app.log);
+  });
+  app.addHook('preClose', async () => jobs?.stop());
+
   registerJsonBodyParser(app, { maxDepth: config.jsonMaxDepth, maxKeys: config.jsonMaxKeys });
   app.setValidatorCompiler(createValidatorCompiler());
   app.addSchema(Problem);
@@ -101,7 +110,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         transformStaticCSP: (header) => header.replace(/upgrade-insecure-requests;?/, ''),
       });
       scoped.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-      registerMetrics(scoped, { pool: database.poolStats, droppedLogLines: logDestination?.droppedLines });
+      registerMetrics(scoped, {
+        pool: database.poolStats,
+        droppedLogLines: logDestination?.droppedLines,
+        jobs: () => jobs?.stats() ?? [],
+      });
       await scoped.register(healthRoutes);
       await scoped.register(async (api) => {
         registerAuthentication(api, config, createKeyVerifier(database.db, keyChanges, config.adminApiKey));

@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { entitlementRoutes } from './modules/entitlements/entitlement.routes.js';
+import { purgeExpiredIdempotencyKeys } from './modules/idempotency/idempotency.job.js';
 import { memberRoutes } from './modules/members/member.routes.js';
 import { planRoutes } from './modules/plans/plan.routes.js';
 import { policyRoutes } from './modules/policy/policy.routes.js';
 import { templateRoutes } from './modules/templates/template.routes.js';
 
-/** Every module of the service, in one list. */
+/** The resource modules' routes, in one list. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(planRoutes);
   await app.register(templateRoutes);
@@ -15,3 +17,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(policyRoutes);
   await app.register(auditRoutes);
 }
+
+/** Every periodic job of the service, in one list; src/jobs/ runs each once across processes. */
+export const PERIODIC_JOBS: readonly PeriodicJob[] = [purgeExpiredIdempotencyKeys];

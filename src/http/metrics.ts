@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { JobStats } from '../jobs/job-runner.js';
 
 /**
  * Prometheus metrics at /metrics: requests by route and status, their
@@ -13,9 +14,11 @@ export function registerMetrics(
   sources: {
     pool?: () => { total: number; idle: number; waiting: number };
     droppedLogLines?: () => number;
+    /** This process's runs of the periodic jobs. */
+    jobs?: () => JobStats[];
   },
 ) {
-  const { pool, droppedLogLines } = sources;
+  const { pool, droppedLogLines, jobs } = sources;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   // Its _count series counts the requests: a separate counter would double the work per request.
@@ -51,6 +54,7 @@ export function registerMetrics(
       },
     });
   }
+  if (jobs) registerJobMetrics(registry, jobs);
   app.addHook('onResponse', (request, reply, done) => {
     // Unmatched paths share one label, so random URLs cannot grow the series without bound.
     const labels = {
@@ -64,5 +68,43 @@ export function registerMetrics(
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     reply.type(registry.contentType);
     return registry.metrics();
+  });
+}
+
+/** Per job, this process's runs: a job runs in one process at a time, so look at the sum over processes. */
+function registerJobMetrics(registry: Registry, jobs: () => JobStats[]): void {
+  new Counter({
+    name: 'periodic_job_runs_total',
+    help: 'Runs of each periodic job in this process, by outcome',
+    labelNames: ['job', 'outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const job of jobs()) {
+        this.inc({ job: job.name, outcome: 'succeeded' }, job.runs - job.failures);
+        this.inc({ job: job.name, outcome: 'failed' }, job.failures);
+      }
+    },
+  });
+  new Gauge({
+    name: 'periodic_job_last_run_seconds',
+    help: "Unix time at which this process's last run of each periodic job ended",
+    labelNames: ['job'],
+    registers: [registry],
+    collect() {
+      for (const job of jobs())
+        if (job.lastRunAt !== undefined) this.set({ job: job.name }, job.lastRunAt / 1000);
+    },
+  });
+  new Gauge({
+    name: 'periodic_job_last_duration_seconds',
+    help: "How long this process's last run of each periodic job took",
+    labelNames: ['job'],
+    registers: [registry],
+    collect() {
+      for (const job of jobs()) {
+        if (job.lastDurationMs !== undefined) this.set({ job: job.name }, job.lastDurationMs / 1000);
+      }
+    },
   });
 }

@@ -10,7 +10,6 @@ import {
   completeIdempotencyKey,
   findIdempotencyRecord,
   type IdempotencyRecord,
-  purgeIdempotencyKeysBefore,
   reclaimIdempotencyKey,
   releaseIdempotencyKey,
 } from './idempotency.repository.js';
@@ -19,7 +18,6 @@ import {
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A first request still "in flight" after this long died with its process; a retry may take over. */
 const ABANDONED_AFTER_MS = 60 * 1000;
-const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 /** What the route schema allows (1 to 255 printable ASCII characters); the hook claims only such keys. */
 const KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
@@ -133,14 +131,6 @@ export function registerIdempotency(app: FastifyInstance, limits: { maxResponseB
     route.preValidation = [claimKey, ...hooksOf(route.preValidation)];
     route.onSend = [storeAnswer, ...hooksOf(route.onSend)];
   });
-
-  const purge = () =>
-    purgeIdempotencyKeysBefore(app.db, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString()).catch(
-      (error) => app.log.warn({ err: error }, 'purging old idempotency keys failed'),
-    );
-  const timer = setInterval(purge, PURGE_EVERY_MS).unref();
-  app.addHook('onReady', async () => void purge());
-  app.addHook('onClose', async () => clearInterval(timer));
 }
 
 function hooksOf<T>(hooks: T | T[] | undefined): T[] {
