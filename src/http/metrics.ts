@@ -3,8 +3,8 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 
 /**
  * Prometheus metrics at /metrics: requests by route and status, their
- * latency, database pool usage, dropped log lines and the process metrics of
- * prom-client.
+ * latency, database pool usage, dropped log lines, whether the rate limit's
+ * Redis answers, and the process metrics of prom-client.
  * Each app has its own registry, so several apps in one process (tests) do
  * not clash.
  */
@@ -13,9 +13,10 @@ export function registerMetrics(
   sources: {
     pool?: () => { total: number; idle: number; waiting: number };
     droppedLogLines?: () => number;
+    redisAvailable?: () => boolean;
   },
 ) {
-  const { pool, droppedLogLines } = sources;
+  const { pool, droppedLogLines, redisAvailable } = sources;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   // Its _count series counts the requests: a separate counter would double the work per request.
@@ -48,6 +49,16 @@ export function registerMetrics(
       collect() {
         this.reset();
         this.inc(droppedLogLines());
+      },
+    });
+  }
+  if (redisAvailable) {
+    new Gauge({
+      name: 'redis_up',
+      help: 'Whether the rate limit reaches Redis (1) or counts in this process only (0)',
+      registers: [registry],
+      collect() {
+        this.set(redisAvailable() ? 1 : 0);
       },
     });
   }
