@@ -116,6 +116,7 @@ test('port in use: names the port and PORT', async () => {
   const taken = await occupiedPort();
   try {
     const result = await serve({ DATABASE_URL: 'sqlite::memory:', PORT: String(taken.port) });
+    assert.equal(result.stderr.split('\n')[0], 'facility-admin: database sqlite::memory:');
     assertExplained(
       result,
       new RegExp(
