@@ -18,8 +18,9 @@ import { registerJsonBodyParser } from './http/json-body.js';
 import { openLogDestination } from './http/log-destination.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerNotFoundHandler } from './http/not-found.js';
-import { openApiOptions } from './http/openapi.js';
+import { docsPageOptions, openApiOptions } from './http/openapi.js';
 import { registerRateLimit } from './http/rate-limit.js';
+import { openSharedCounter } from './http/rate-limit-redis.js';
 import { requestIdFor } from './http/request-id.js';
 import { type LogSettings, lazyRequestLogger, registerRequestLog } from './http/request-log.js';
 import { registerResponseHeaders } from './http/response-headers.js';
@@ -99,26 +100,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerRequestLog(app, logger);
   registerErrorHandler(app, { maxErrors: config.problemMaxErrors });
   registerNotFoundHandler(app);
+  const sharedCounter = await openSharedCounter(app, config);
 
   await app.register(swagger, openApiOptions(config));
   await app.register(
     async (scoped) => {
-      await scoped.register(swaggerUi, {
-        routePrefix: '/docs',
-        staticCSP: true,
-        // Served over plain HTTP on a laptop too: upgrading its own assets to HTTPS would break the page.
-        transformStaticCSP: (header) => header.replace(/upgrade-insecure-requests;?/, ''),
-      });
+      await scoped.register(swaggerUi, docsPageOptions);
+      // The front door: a browser pointed at the service lands on its documentation.
+      scoped.get('/', { schema: { hide: true } }, (_request, reply) =>
+        reply.redirect(`${config.basePath}/docs`, 302),
+      );
       scoped.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       registerMetrics(scoped, {
         pool: database.poolStats,
         droppedLogLines: logDestination?.droppedLines,
         jobs: () => jobs?.stats() ?? [],
+        redisAvailable: sharedCounter?.available,
       });
-      await scoped.register(healthRoutes);
+      await scoped.register(healthRoutes, { redisAvailable: sharedCounter?.available });
       await scoped.register(async (api) => {
         registerAuthentication(api, config, createKeyVerifier(database.db, keyChanges, config.adminApiKey));
-        await registerRateLimit(api, config);
+        registerRateLimit(api, config, sharedCounter);
         registerIdempotency(api, { maxResponseBytes: config.idempotencyMaxResponseBytes });
         refuseUndeclaredQuery(api);
         await api.register(registerModules);

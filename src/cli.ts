@@ -1,33 +1,41 @@
 #!/usr/bin/env node
 // First: it must run before any module below loads the native SQLite driver.
 import './runtime-check.js';
-import { Command, InvalidArgumentError } from 'commander';
-import { buildApp } from './app.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
+import cluster from 'node:cluster';
+import { Command } from 'commander';
+import { announceDatabase, openCommandDatabase } from './cli-database.js';
+import { type Config, loadConfig } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerKeyCommands } from './modules/api-keys/api-key.cli.js';
-import { TemplateCatalogError } from './modules/templates/template.catalog.js';
-import { serve } from './server.js';
+import { packageName, packageVersion } from './package-info.js';
+import { explainFailure } from './startup-failure.js';
 
-/** The `facility-admin` command: serve (the default), migrate, openapi. */
-const program = new Command('facility-admin').description(
-  'Administration service for sports and fitness facilities',
-);
+/** The `facility-admin` command: serve (also what runs without a command), migrate, openapi, keys. */
+const program = new Command(packageName)
+  .description('Administration service for sports and fitness facilities')
+  .version(packageVersion)
+  // Set before the commands are added: each command copies them.
+  .showHelpAfterError()
+  .allowExcessArguments(false)
+  .addHelpText('after', '\nWithout a command, facility-admin runs "serve".');
 
 program
-  .command('serve', { isDefault: true })
-  .description('migrate the database and serve the HTTP API (the default)')
+  .command('serve')
+  .description('migrate the database (creating a missing SQLite file) and serve the HTTP API')
   .action(async () => {
-    await serve(loadConfig());
+    const config = loadConfig();
+    // With WORKERS, every worker runs this action too; the primary has said it once.
+    if (cluster.isPrimary) announceDatabase(config);
+    // Loaded here: the HTTP stack is most of the start-up time of the other commands.
+    const { serve } = await import('./server.js');
+    await serve(config);
   });
 
 program
   .command('migrate')
-  .description('apply pending database migrations and exit')
+  .description('apply pending database migrations (creating a missing SQLite file) and exit')
   .action(async () => {
-    const config = loadConfig();
-    const database = openDatabase(config.databaseUrl);
+    const database = openCommandDatabase(loadConfig(), { create: true });
     try {
       const { results } = await migrateToLatest(database.db);
       const applied = (results ?? []).map((r) => r.migrationName);
@@ -39,9 +47,10 @@ program
 
 program
   .command('openapi')
-  .description('print the OpenAPI document')
+  .description('print the OpenAPI document (uses an in-memory database)')
   .action(async () => {
     const config: Config = { ...loadConfig(), databaseUrl: 'sqlite::memory:', logLevel: 'silent' };
+    const { buildApp } = await import('./app.js');
     const app = await buildApp(config);
     process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`);
     await app.close();
@@ -49,15 +58,17 @@ program
 
 registerKeyCommands(program);
 
-program.parseAsync().catch((error: unknown) => {
-  if (
-    error instanceof ConfigError ||
-    error instanceof TemplateCatalogError ||
-    error instanceof InvalidArgumentError
-  ) {
-    console.error(`facility-admin: ${error.message}`);
-  } else {
-    console.error(error);
-  }
+const args = process.argv.slice(2);
+program.parseAsync(args.length === 0 ? ['serve'] : args, { from: 'user' }).catch((error: unknown) => {
+  const explained = explainFailure(error, configIfValid());
+  console.error(explained === undefined ? error : `${packageName}: ${explained}`);
   process.exit(1);
 });
+
+function configIfValid(): Config | undefined {
+  try {
+    return loadConfig();
+  } catch {
+    return undefined;
+  }
+}

@@ -34,41 +34,58 @@ export interface Config {
   workers: number;
 }
 
-export class ConfigError extends Error {}
+/** Every invalid setting at once, so that an operator fixes them in one round. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string | string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.join('; '));
+    this.name = 'ConfigError';
+    this.problems = list;
+  }
+}
+
+const PROBLEMS = Symbol('problems');
+/** The environment, with the problems found in it so far: each reader adds to them rather than throw. */
+type Env = NodeJS.ProcessEnv & { [PROBLEMS]: string[] };
+
+function invalid(env: Env, problem: string): void {
+  env[PROBLEMS].push(problem);
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const authMode = env.AUTH_MODE ?? 'api-key';
+/** Reads every setting; throws one ConfigError that lists every invalid one. */
+export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config {
+  const env: Env = { ...processEnv, [PROBLEMS]: [] };
+  const authMode = (env.AUTH_MODE ?? 'api-key') as AuthMode;
   if (authMode !== 'api-key' && authMode !== 'none') {
-    throw new ConfigError(`AUTH_MODE must be "api-key" or "none", got "${authMode}"`);
+    invalid(env, `AUTH_MODE must be "api-key" or "none", got "${authMode}"`);
   }
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+    invalid(env, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const databaseUrl = env.DATABASE_URL ?? 'sqlite:./data/facility-admin.db';
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…');
+    invalid(env, 'DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…');
   }
   const adminApiKey = env.ADMIN_API_KEY || undefined;
   // It is sent as "Authorization: Bearer <key>": spaces or other characters could never match.
   if (adminApiKey !== undefined && !/^[\x21-\x7e]{1,512}$/.test(adminApiKey)) {
-    throw new ConfigError('ADMIN_API_KEY must be 1 to 512 printable ASCII characters without spaces');
+    invalid(env, 'ADMIN_API_KEY must be 1 to 512 printable ASCII characters without spaces');
   }
   const workers = env.WORKERS === 'auto' ? availableParallelism() : readInteger(env, 'WORKERS', 1, 1, 64);
   if (workers > 1 && databaseUrl === 'sqlite::memory:') {
-    throw new ConfigError(
-      'WORKERS above 1 needs a shared database: an in-memory SQLite database is per process',
-    );
+    invalid(env, 'WORKERS above 1 needs a shared database: an in-memory SQLite database is per process');
   }
-  return {
+  const config: Config = {
     port: readInteger(env, 'PORT', 3000, 0, 65535),
     host: env.HOST ?? '127.0.0.1',
     databaseUrl,
     adminApiKey,
     authMode,
-    basePath: normalizeBasePath(env.BASE_PATH ?? ''),
+    basePath: normalizeBasePath(env, env.BASE_PATH ?? ''),
     logLevel,
     bodyLimitBytes: readInteger(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 64 * 1024 * 1024),
     // The minimums leave room for every valid body (100 entitlements are 201 keys, 3 levels deep)
@@ -91,28 +108,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowMs: readInteger(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
     workers,
   };
+  if (env[PROBLEMS].length > 0) throw new ConfigError(env[PROBLEMS]);
+  return config;
 }
 
-function readInteger(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
+/** The integer in `name`; when it is invalid, records the problem and gives the fallback. */
+function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    invalid(env, `${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    return fallback;
   }
   return Number(raw);
 }
 
-function normalizeBasePath(raw: string): string {
+function normalizeBasePath(env: Env, raw: string): string {
   const trimmed = raw.replace(/\/+$/, '');
   if (trimmed === '') return '';
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) {
-    throw new ConfigError(`BASE_PATH must look like "/api/v1", got "${raw}"`);
+    invalid(env, `BASE_PATH must look like "/api/v1", got "${raw}"`);
+    return '';
   }
   return trimmed;
 }

@@ -1,10 +1,13 @@
 import cluster from 'node:cluster';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import type { App } from './app.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createFirstAdminKey } from './modules/api-keys/api-key.service.js';
+import { loadTemplateCatalog } from './modules/templates/template.catalog.js';
 
 /**
  * Serves with one process, or with WORKERS processes sharing the port
@@ -18,7 +21,10 @@ export async function serve(config: Config): Promise<void> {
     return;
   }
   if (cluster.isPrimary) {
+    // What every worker would fail on is checked here once, so that it is said once.
+    loadTemplateCatalog(config.templatesFile);
     await prepareDatabase(config);
+    await checkCanListen(config);
     superviseWorkers(config);
     return;
   }
@@ -61,14 +67,40 @@ async function prepareDatabase(config: Config): Promise<void> {
   }
 }
 
+/**
+ * Fails the start in the primary, with one message, when the workers could
+ * not listen (port in use, unknown HOST); otherwise each worker would print
+ * the same failure.
+ */
+async function checkCanListen(config: Config): Promise<void> {
+  const probe = createServer();
+  probe.listen(config.port, config.host);
+  await Promise.race([
+    once(probe, 'listening'),
+    once(probe, 'error').then(([error]) => Promise.reject(error)),
+  ]);
+  probe.close();
+  await once(probe, 'close');
+}
+
 /** Forks the workers, replaces one that dies, and passes shutdown signals on. */
 function superviseWorkers(config: Config): void {
   let stopping = false;
+  let started = false;
   for (let i = 0; i < config.workers; i++) cluster.fork();
+  cluster.on('listening', () => {
+    started = true;
+  });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
+    }
+    if (!started) {
+      // No worker has started yet: a replacement would fail the same way, forever.
+      console.error(`worker ${worker.process.pid} failed to start (${signal ?? code}); stopping`);
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
+      process.exit(1);
     }
     console.error(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
     cluster.fork();

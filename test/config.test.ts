@@ -48,6 +48,29 @@ test('an invalid value stops the start with a message naming the variable', () =
   }
 });
 
+test('every invalid value is listed in one error, so that all are fixed in one round', () => {
+  assert.throws(
+    () =>
+      loadConfig({
+        PORT: 'abc',
+        AUTH_MODE: 'off',
+        LOG_LEVEL: 'loud',
+        BASE_PATH: 'api',
+        BODY_LIMIT_BYTES: '10',
+        RATE_LIMIT_WINDOW_MS: '5',
+      }),
+    (error: Error) => {
+      assert.ok(error instanceof ConfigError);
+      assert.deepEqual(
+        error.problems.map((problem) => problem.split(' ')[0]),
+        ['AUTH_MODE', 'LOG_LEVEL', 'PORT', 'BASE_PATH', 'BODY_LIMIT_BYTES', 'RATE_LIMIT_WINDOW_MS'],
+      );
+      assert.doesNotMatch(error.message, /\n/);
+      return true;
+    },
+  );
+});
+
 test('WORKERS=auto takes one process per CPU; BASE_PATH loses its trailing slash', () => {
   assert.ok(loadConfig({ WORKERS: 'auto' }).workers >= 1);
   assert.equal(loadConfig({ BASE_PATH: '/api/v1/' }).basePath, '/api/v1');

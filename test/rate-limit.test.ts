@@ -143,19 +143,3 @@ test('with REDIS_URL the limit holds across two instances', async () => {
     ],
   );
 });
-
-test('with Redis unreachable the limit fails open: requests are served', async () => {
-  const { app, database } = await appWith({
-    redisUrl: 'redis://127.0.0.1:1',
-    rateLimitPerMinute: 1,
-  });
-  after(async () => {
-    await app.close();
-    await database.close();
-  });
-  for (let i = 0; i < 3; i++) {
-    const started = Date.now();
-    assert.equal((await get(app)).statusCode, 200);
-    assert.ok(Date.now() - started < 1000, 'a request does not wait for the missing Redis');
-  }
-});

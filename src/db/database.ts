@@ -37,6 +37,8 @@ export interface OpenOptions {
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
   /** SQLite file: checkpoint the WAL from a background thread (the serving process). */
   checkpointInBackground?: boolean;
+  /** SQLite file: fail rather than create the file (and its directory) when it is missing. */
+  fileMustExist?: boolean;
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
@@ -67,8 +69,8 @@ function toKyselyLog(onQuery: NonNullable<OpenOptions['onQuery']>): LogConfig {
 
 function openSqlite(path: string, options: OpenOptions): Database {
   const inMemory = path === ':memory:' || path === '';
-  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(inMemory ? ':memory:' : path);
+  if (!inMemory && !options.fileMustExist) mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(inMemory ? ':memory:' : path, { fileMustExist: options.fileMustExist === true });
   if (!inMemory) sqlite.pragma('journal_mode = WAL');
   // NORMAL with WAL loses nothing on a process crash; only an OS crash can
   // roll back the last transactions.

@@ -4,8 +4,8 @@ import type { JobStats } from '../jobs/job-runner.js';
 
 /**
  * Prometheus metrics at /metrics: requests by route and status, their
- * latency, database pool usage, dropped log lines and the process metrics of
- * prom-client.
+ * latency, database pool usage, dropped log lines, whether the rate limit's
+ * Redis answers, and the process metrics of prom-client.
  * Each app has its own registry, so several apps in one process (tests) do
  * not clash.
  */
@@ -16,9 +16,10 @@ export function registerMetrics(
     droppedLogLines?: () => number;
     /** This process's runs of the periodic jobs. */
     jobs?: () => JobStats[];
+    redisAvailable?: () => boolean;
   },
 ) {
-  const { pool, droppedLogLines, jobs } = sources;
+  const { pool, droppedLogLines, jobs, redisAvailable } = sources;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   // Its _count series counts the requests: a separate counter would double the work per request.
@@ -55,6 +56,16 @@ export function registerMetrics(
     });
   }
   if (jobs) registerJobMetrics(registry, jobs);
+  if (redisAvailable) {
+    new Gauge({
+      name: 'redis_up',
+      help: 'Whether the rate limit reaches Redis (1) or counts in this process only (0)',
+      registers: [registry],
+      collect() {
+        this.set(redisAvailable() ? 1 : 0);
+      },
+    });
+  }
   app.addHook('onResponse', (request, reply, done) => {
     // Unmatched paths share one label, so random URLs cannot grow the series without bound.
     const labels = {

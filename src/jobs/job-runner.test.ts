@@ -115,7 +115,16 @@ for (const dialect of DIALECTS) {
       let ranAt: number | undefined;
       const runner = startJobs(
         instances[1].db,
-        [{ name: 'orphaned', everyMs: 100, run: async () => void (ranAt ??= Date.now()) }],
+        [
+          {
+            name: 'orphaned',
+            everyMs: 100,
+            run: async () => {
+              ranAt ??= Date.now();
+              return undefined;
+            },
+          },
+        ],
         log,
       );
       for (let waited = 0; ranAt === undefined && waited < 2000; waited += 25) await sleep(25);

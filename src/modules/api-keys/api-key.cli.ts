@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { openCommandDatabase } from '../../cli-database.js';
 import { loadConfig } from '../../config.js';
-import { openDatabase } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { listApiKeys, revokeApiKey } from './api-key.repository.js';
 import { createApiKey } from './api-key.service.js';
@@ -13,8 +14,12 @@ function parseFacilityIds(value: string): number[] {
   return ids.map(Number);
 }
 
-async function withDatabase<T>(work: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
-  const database = openDatabase(loadConfig().databaseUrl);
+/** Runs `work` on the service's database; a missing SQLite file is created only with `--create`. */
+async function withDatabase<T>(work: (db: Db) => Promise<T>, create = false): Promise<T> {
+  const database = openCommandDatabase(loadConfig(), {
+    create,
+    createHint: 'pass --create to "keys create" to create it',
+  });
   try {
     await migrateToLatest(database.db);
     return await work(database.db);
@@ -37,6 +42,7 @@ export function registerKeyCommands(program: Command): void {
       ),
     )
     .option('--all-facilities', 'the key may access every facility')
+    .option('--create', 'create the SQLite database when it does not exist yet (before the first start)')
     .addOption(
       new Option('--role <role>', 'admin reads and writes; viewer only reads')
         .choices(['admin', 'viewer'])
@@ -48,16 +54,19 @@ export function registerKeyCommands(program: Command): void {
         facilities?: number[];
         allFacilities?: boolean;
         role: 'admin' | 'viewer';
+        create?: boolean;
       }) => {
         if ((options.facilities === undefined) === (options.allFacilities !== true)) {
           throw new InvalidArgumentError('give exactly one of --facilities <ids> or --all-facilities');
         }
-        const { secret, key } = await withDatabase((db) =>
-          createApiKey(db, {
-            name: options.name,
-            role: options.role,
-            facilityIds: options.facilities ?? 'all',
-          }),
+        const { secret, key } = await withDatabase(
+          (db) =>
+            createApiKey(db, {
+              name: options.name,
+              role: options.role,
+              facilityIds: options.facilities ?? 'all',
+            }),
+          options.create === true,
         );
         console.error(
           `created key ${key.id} "${key.name}" (${key.role}); store it now, it is not shown again`,

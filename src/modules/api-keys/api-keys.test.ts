@@ -34,7 +34,9 @@ for (const dialect of DIALECTS) {
       });
 
     test('create prints only the key on stdout; it works until revoked, on the next request', async () => {
-      const created = await cli('create', '--name', 'front desk', '--facilities', '7,8', '--role', 'viewer');
+      const created = await cli(
+        ...['create', '--create', '--name', 'front desk', '--facilities', '7,8', '--role', 'viewer'],
+      );
       const secret = created.stdout.trim();
       assert.match(secret, /^fa_[A-Za-z0-9_-]{43}$/);
 

@@ -9,10 +9,22 @@ const Readiness = Type.Object({
   status: Type.Literal('ok'),
   database: Type.Literal('ok'),
   migrations: Type.Literal('ok'),
+  redis: Type.Optional(
+    Type.Union([Type.Literal('ok'), Type.Literal('unavailable')], {
+      description:
+        'Only with REDIS_URL set and the rate limit on. `unavailable`: Redis does not answer, and the rate limit counts in each process ' +
+        'until it does. The service is still ready: it serves without Redis.',
+    }),
+  ),
 });
 
+export interface HealthOptions {
+  /** Whether the rate limit's Redis answers; absent without REDIS_URL. */
+  redisAvailable?: () => boolean;
+}
+
 /** Liveness and readiness for load balancers and orchestrators; open without a key. */
-export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app, { redisAvailable }) => {
   app.get(
     '/healthz',
     {
@@ -57,7 +69,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           headers: { 'retry-after': '5' },
         });
       }
-      return { status: 'ok' as const, database: 'ok' as const, migrations: 'ok' as const };
+      const ready = { status: 'ok' as const, database: 'ok' as const, migrations: 'ok' as const };
+      if (redisAvailable === undefined) return ready;
+      return { ...ready, redis: redisAvailable() ? ('ok' as const) : ('unavailable' as const) };
     },
   );
 };
