@@ -1,8 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
-import { anyOf, batchReads, readsInBatches } from '../../db/batched-read.js';
-import type { Db, Executor } from '../../db/database.js';
-import { dialectOf } from '../../db/dialect.js';
-import { type ParameterFunction, prepareQuery } from '../../db/prepared-query.js';
+import type { Executor } from '../../db/database.js';
+import { type PointReadOptions, pointRead } from '../../db/point-read.js';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { MembersTable } from '../../db/schema.js';
 import type { Member } from './member.schemas.js';
 
@@ -85,46 +84,22 @@ export async function insertMember(
   return row;
 }
 
-type MemberKey = { id: number; facilityId: number };
-
-const memberById = (db: Db, param: ParameterFunction<MemberKey>) =>
-  db
-    .selectFrom('members')
-    .select(MEMBER_COLUMNS)
-    .where('id', '=', param('id'))
-    .where('facility_id', '=', param('facilityId'));
-
-const selectMemberById = prepareQuery<MemberKey, Member>(memberById);
-
-// On PostgreSQL two writes to one member must not both check the status it
-// had before either of them (two moves from active: to frozen and to
-// suspended). NO KEY UPDATE, like the UPDATE that follows, so that it does
-// not wait on the KEY SHARE locks that foreign key checks take.
-const selectMemberByIdForUpdate = prepareQuery<MemberKey, Member>((db, param) =>
-  memberById(db, param).forNoKeyUpdate(),
-);
-
-/** Reads of one member, gathered per turn on PostgreSQL (batchReads). */
-const readMemberInBatch = batchReads<Member>(
-  (db, param) =>
-    db
-      .selectFrom('members')
-      .select(MEMBER_COLUMNS)
-      .where('id', '=', anyOf(param('keys'))),
-  (member) => member.id,
-);
+// NO KEY UPDATE when locking, like the UPDATE that follows: two writes to one
+// member must not both check the status it had before either of them.
+const readMember = pointRead<Member>({
+  table: 'members',
+  columns: MEMBER_COLUMNS,
+  key: 'id',
+  lockMode: 'no key update',
+});
 
 export async function findMemberById(
   db: Executor,
   facilityId: number,
   memberId: number,
-  options: { lock?: boolean } = {},
+  options: PointReadOptions = {},
 ): Promise<Member | undefined> {
-  if (options.lock !== true && readsInBatches(db)) return readMemberInBatch(db, facilityId, memberId);
-  const select =
-    options.lock === true && dialectOf(db) === 'postgres' ? selectMemberByIdForUpdate : selectMemberById;
-  const [member] = await select(db, { id: memberId, facilityId });
-  return member;
+  return readMember(db, facilityId, memberId, options);
 }
 
 export async function updateMember(

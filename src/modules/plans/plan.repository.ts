@@ -1,8 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { anyOf, batchReads, readsInBatches } from '../../db/batched-read.js';
-import type { Db, Executor } from '../../db/database.js';
-import { dialectOf } from '../../db/dialect.js';
-import { type ParameterFunction, prepareQuery } from '../../db/prepared-query.js';
+import type { Executor } from '../../db/database.js';
+import { type PointReadOptions, pointRead } from '../../db/point-read.js';
 import type { PlansTable } from '../../db/schema.js';
 import type { Plan } from './plan.schemas.js';
 
@@ -48,47 +46,15 @@ export interface PlanRecord {
   entitlementsVersion: number;
 }
 
-type PlanKey = { id: number; facilityId: number };
-
-const planById = (db: Db, param: ParameterFunction<PlanKey>) =>
-  db
-    .selectFrom('plans')
-    .selectAll()
-    .where('id', '=', param('id'))
-    .where('facility_id', '=', param('facilityId'));
-
-/** Plan reads are hot (a plan by id, every entitlement request): compiled once (prepareQuery). */
-const selectPlanById = prepareQuery<PlanKey, PlanRow>(planById);
-
-// On PostgreSQL the row lock serializes writers that check the plan
-// (capacity, archived) before writing; SQLite transactions are serial already.
-const selectPlanByIdForUpdate = prepareQuery<PlanKey, PlanRow>((db, param) =>
-  planById(db, param).forUpdate(),
-);
-
-/** Reads of one plan, gathered per turn on PostgreSQL (batchReads). */
-const readPlanInBatch = batchReads<PlanRow>(
-  (db, param) =>
-    db
-      .selectFrom('plans')
-      .selectAll()
-      .where('id', '=', anyOf(param('keys'))),
-  (plan) => plan.id,
-);
+const readPlanRow = pointRead<PlanRow>({ table: 'plans', key: 'id', lockMode: 'update' });
 
 export async function findPlanRecordById(
   db: Executor,
   facilityId: number,
   planId: number,
-  options: { lock?: boolean } = {},
+  options: PointReadOptions = {},
 ): Promise<PlanRecord | undefined> {
-  if (options.lock !== true && readsInBatches(db)) {
-    const row = await readPlanInBatch(db, facilityId, planId);
-    return row && toPlanRecord(row);
-  }
-  const select =
-    options.lock === true && dialectOf(db) === 'postgres' ? selectPlanByIdForUpdate : selectPlanById;
-  const [row] = await select(db, { id: planId, facilityId });
+  const row = await readPlanRow(db, facilityId, planId, options);
   return row && toPlanRecord(row);
 }
 
@@ -100,7 +66,7 @@ export async function findPlanById(
   db: Executor,
   facilityId: number,
   planId: number,
-  options: { lock?: boolean } = {},
+  options: PointReadOptions = {},
 ): Promise<Plan | undefined> {
   return (await findPlanRecordById(db, facilityId, planId, options))?.plan;
 }

@@ -1,8 +1,6 @@
 import type { Selectable } from 'kysely';
-import { anyOf, batchReads, readsInBatches } from '../../db/batched-read.js';
-import type { Db, Executor } from '../../db/database.js';
-import { dialectOf } from '../../db/dialect.js';
-import { type ParameterFunction, prepareQuery } from '../../db/prepared-query.js';
+import type { Executor } from '../../db/database.js';
+import { type PointReadOptions, pointRead } from '../../db/point-read.js';
 import type { PoliciesTable } from '../../db/schema.js';
 import { DEFAULT_POLICY, type Policy, type PolicySettings } from './policy.schemas.js';
 
@@ -25,37 +23,16 @@ function toColumns(settings: Partial<PolicySettings>) {
   };
 }
 
-/** Every read of a policy and every create of a member reads it: compiled once (prepareQuery). */
-type PolicyKey = { facilityId: number };
-const policyOf = (db: Db, param: ParameterFunction<PolicyKey>) =>
-  db.selectFrom('policies').selectAll().where('facility_id', '=', param('facilityId'));
-const selectPolicy = prepareQuery<PolicyKey, PolicyRow>(policyOf);
-const selectPolicyForUpdate = prepareQuery<PolicyKey, PolicyRow>((db, param) =>
-  policyOf(db, param).forUpdate(),
-);
-
-/** Reads of one facility's policy, gathered per turn on PostgreSQL (batchReads). */
-const readPolicyInBatch = batchReads<PolicyRow>(
-  (db, param) =>
-    db
-      .selectFrom('policies')
-      .selectAll()
-      .where('facility_id', '=', anyOf(param('keys'))),
-  (policy) => policy.facility_id,
-);
+/** Every read of a policy and every create of a member reads it. */
+const readPolicyRow = pointRead<PolicyRow>({ table: 'policies', key: 'facility_id', lockMode: 'update' });
 
 export async function findPolicyByFacilityId(
   db: Executor,
   facilityId: number,
-  options: { lock?: boolean } = {},
+  options: PointReadOptions = {},
 ): Promise<Policy | undefined> {
-  if (options.lock !== true && readsInBatches(db)) {
-    const row = await readPolicyInBatch(db, facilityId, facilityId);
-    return row && toPolicy(row);
-  }
-  // Serializes concurrent PATCHes on PostgreSQL (If-Match, no lost update); SQLite writers are serial.
-  const select = options.lock === true && dialectOf(db) === 'postgres' ? selectPolicyForUpdate : selectPolicy;
-  const [row] = await select(db, { facilityId });
+  // Locking serializes concurrent PATCHes on PostgreSQL (If-Match, no lost update).
+  const row = await readPolicyRow(db, facilityId, facilityId, options);
   return row && toPolicy(row);
 }
 
