@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import FindMyWay, { type HTTPMethod, type HTTPVersion } from 'find-my-way';
 import { sendProblem } from './error-handler.js';
 import { AppError } from './errors.js';
+import { requestPathOf } from './request-target.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -19,7 +20,7 @@ export function registerNotFoundHandler(app: FastifyInstance): void {
     }
   });
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
+    const path = requestPathOf(request);
     const allowed = METHODS.filter((method) => known.find(method, path) !== null);
     if (allowed.length > 0) {
       const error = new AppError(
