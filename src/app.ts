@@ -8,6 +8,7 @@ import { openChangeCounter } from './db/change-counter.js';
 import { type Database, type Db, type DialectName, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerAuthentication } from './http/auth.js';
+import { registerAuthFailureLimit } from './http/auth-failure-limit.js';
 import { answerClientError, registerErrorHandler, sendProblem, toAppError } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { openLogDestination } from './http/log-destination.js';
@@ -99,6 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       registerMetrics(scoped, { pool: database.poolStats, droppedLogLines: logDestination?.droppedLines });
       await scoped.register(healthRoutes);
       await scoped.register(async (api) => {
+        await registerAuthFailureLimit(api, config);
         registerAuthentication(api, config, createKeyVerifier(database.db, keyChanges, config.adminApiKey));
         await registerRateLimit(api, config);
         registerIdempotency(api);

@@ -71,7 +71,12 @@ function locationSuite(base: string) {
     });
 
     /** Creates through `target` and checks Location against the canonical collection path. */
-    async function assertCanonicalLocation(target: string, facility: number, collection: string, body: unknown) {
+    async function assertCanonicalLocation(
+      target: string,
+      facility: number,
+      collection: string,
+      body: unknown,
+    ) {
       const created = await send(port, 'POST', target, body);
       assert.equal(created.status, 201, JSON.stringify(created.body));
       assert.equal(created.body.facility_id, facility);

@@ -12,7 +12,18 @@ import { assertInvalid, assertProblem, describeEachDialect } from './harness.js'
 const ADMIN_API_KEY = 'test-admin-key-scope-order';
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
-const MALFORMED = ['abc', '0', '-1', '%2D1', '1.5', '1e3', '+1', '%201', '9007199254740992', '12345678901234567'];
+const MALFORMED = [
+  'abc',
+  '0',
+  '-1',
+  '%2D1',
+  '1.5',
+  '1e3',
+  '+1',
+  '%201',
+  '9007199254740992',
+  '12345678901234567',
+];
 
 describeEachDialect(
   'scope check after path validation',
@@ -45,7 +56,11 @@ describeEachDialect(
     });
 
     test('a viewer that writes is still 403 before validation, whatever the path', async () => {
-      assertProblem(await api.post('/admin/facilities/abc/plans', { name: 'Gold' }, viewer), 403, 'forbidden');
+      assertProblem(
+        await api.post('/admin/facilities/abc/plans', { name: 'Gold' }, viewer),
+        403,
+        'forbidden',
+      );
     });
 
     test('the scope reads an id as validation does: leading zeros and percent-encoding name the same facility', async () => {
@@ -57,7 +72,11 @@ describeEachDialect(
       }
       const other = facility + 1000;
       for (const spelling of [`${other}`, `00${other}`, `%3${String(other)[0]}${String(other).slice(1)}`]) {
-        const outside = assertProblem(await api.get(`/admin/facilities/${spelling}/policy`, scoped), 403, 'forbidden');
+        const outside = assertProblem(
+          await api.get(`/admin/facilities/${spelling}/policy`, scoped),
+          403,
+          'forbidden',
+        );
         assert.equal(outside.detail, `This API key has no access to facility ${other}`);
       }
     });
@@ -68,7 +87,8 @@ describeEachDialect(
         const asAdmin = await api.get(`/admin/facilities/${id}/plans`, admin);
         const asScoped = await api.get(`/admin/facilities/${id}/plans`, scoped);
         if (asAdmin.status === 400) assertInvalid(asScoped, 'facility_id');
-        else if (asAdmin.body.plans !== undefined && Number(id) === facility) assert.equal(asScoped.status, 200);
+        else if (asAdmin.body.plans !== undefined && Number(id) === facility)
+          assert.equal(asScoped.status, 200);
         else assertProblem(asScoped, 403, 'forbidden');
       }
     });
