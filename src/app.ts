@@ -8,6 +8,7 @@ import { openChangeCounter } from './db/change-counter.js';
 import { type Database, type Db, type DialectName, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerAuthentication } from './http/auth.js';
+import { registerAuthFailureLimit } from './http/auth-failure-limit.js';
 import {
   answerClientError,
   answerFrameworkError,
@@ -119,6 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       });
       await scoped.register(healthRoutes, { redisAvailable: sharedCounter?.available });
       await scoped.register(async (api) => {
+        await registerAuthFailureLimit(api, config);
         registerAuthentication(api, config, createKeyVerifier(database.db, keyChanges, config.adminApiKey));
         registerRateLimit(api, config, sharedCounter);
         registerIdempotency(api, { maxResponseBytes: config.idempotencyMaxResponseBytes });

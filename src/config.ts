@@ -30,6 +30,9 @@ export interface Config {
   /** Prefix of every Redis key, so that several deployments can share one Redis. */
   redisKeyPrefix: string;
   rateLimitWindowMs: number;
+  /** Failed authentications (401, 403) per client address and window before it is refused (0: off). */
+  authFailureLimit: number;
+  authFailureWindowMs: number;
   /** Processes serving on one port. */
   workers: number;
 }
@@ -106,6 +109,8 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'facility-admin:',
     rateLimitWindowMs: readInteger(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
+    authFailureLimit: readInteger(env, 'AUTH_FAILURE_LIMIT', 50, 0, 1_000_000),
+    authFailureWindowMs: readInteger(env, 'AUTH_FAILURE_WINDOW_MS', 300_000, 1000, 86_400_000),
     workers,
   };
   if (env[PROBLEMS].length > 0) throw new ConfigError(env[PROBLEMS]);

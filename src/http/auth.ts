@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { createKeyVerifier } from '../modules/api-keys/api-key.service.js';
 import { AppError } from './errors.js';
+import { MAX_ID } from './schemas.js';
 
 /** Who is calling: an API key's identity, role and facility scope. */
 export interface Principal {
@@ -30,6 +31,7 @@ const unauthenticated = () =>
  * The one place every API route passes through: authentication (401) first,
  * before the request is parsed or validated, then authorization (403): the
  * facility in the path must be in the key's scope, and a viewer may only read.
+ * A path that names no valid facility id is left to validation (400).
  */
 export function registerAuthentication(
   app: FastifyInstance,
@@ -71,9 +73,17 @@ function authorize(request: FastifyRequest, principal: Principal): void {
   }
   const facility = (request.params as { facility_id?: string }).facility_id;
   if (facility === undefined || principal.facilityIds === 'all') return;
-  // Compared as numbers, as validation reads the path ("01" is facility 1).
-  const facilityId = /^\d{1,16}$/.test(facility) ? Number(facility) : Number.NaN;
+  const facilityId = facilityIdOf(facility);
+  // Not a facility id: validation answers 400, and the route is never reached.
+  if (facilityId === undefined) return;
   if (!principal.facilityIds.includes(facilityId)) {
-    throw new AppError('forbidden', `This API key has no access to facility ${facility}`);
+    throw new AppError('forbidden', `This API key has no access to facility ${facilityId}`);
   }
+}
+
+/** The facility a path names, read as validation reads it ("007" is 7); undefined when validation refuses it. */
+function facilityIdOf(text: string): number | undefined {
+  if (!/^\d{1,16}$/.test(text)) return undefined;
+  const id = Number(text);
+  return id >= 1 && id <= MAX_ID ? id : undefined;
 }

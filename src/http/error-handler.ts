@@ -3,6 +3,7 @@ import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, Fast
 import { isConnectionLost } from '../db/errors.js';
 import { AppError, ERROR_CODES, problemType } from './errors.js';
 import { newRequestId } from './request-id.js';
+import { requestPathOf } from './request-target.js';
 import { SECURITY_HEADERS } from './response-headers.js';
 import { collectRequestErrors, toFieldErrors } from './validation.js';
 
@@ -42,7 +43,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
       .header('x-request-id', request.id)
       .headers(error.headers)
       .type('application/problem+json')
-      .send(problemBody(error, request.url.split('?')[0], String(request.id)))
+      .send(problemBody(error, requestPathOf(request), String(request.id)))
   );
 }
 

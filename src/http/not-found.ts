@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import FindMyWay, { type HTTPMethod, type HTTPVersion } from 'find-my-way';
 import { sendProblem } from './error-handler.js';
 import { AppError } from './errors.js';
+import { requestPathOf } from './request-target.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -23,7 +24,7 @@ export function registerNotFoundHandler(app: FastifyInstance): void {
     }
   });
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
+    const path = requestPathOf(request);
     const allowed = METHODS.filter((method) => known.find(method, path) !== null);
     // A route of this very method that found nothing to serve (a docs file that is not there) is 404.
     if (allowed.length > 0 && !allowed.includes(request.method as (typeof METHODS)[number])) {

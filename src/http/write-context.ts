@@ -3,6 +3,7 @@ import type { Executor } from '../db/database.js';
 import type { Principal } from './auth.js';
 import { etagOf } from './etag.js';
 import type { Representation } from './representation.js';
+import { canonicalPathOf } from './request-target.js';
 
 /** What every write needs besides its input: who asks (for the audit trail) and its precondition. */
 export interface WriteContext<T = { id: number }> {
@@ -19,12 +20,13 @@ export interface WriteContext<T = { id: number }> {
 }
 
 /**
- * The path of the collection a POST was sent to, without its query string or
- * trailing slash: the router takes `/plans/` for `/plans`, and so must the
- * Location of what it creates and the fingerprint of an idempotent retry.
+ * The path of the collection a POST was sent to, as the route names it: the
+ * router takes `/plans/` for `/plans` and `/facilities/007` for
+ * `/facilities/7`, and so must the Location of what it creates and the
+ * fingerprint of an idempotent retry.
  */
 export function collectionPathOf(request: FastifyRequest): string {
-  return request.url.split('?')[0].replace(/\/+$/, '');
+  return canonicalPathOf(request);
 }
 
 /** The URL of a resource created by a POST to its collection. */

@@ -10,6 +10,7 @@ import {
   StringEnum,
   Timestamp,
 } from '../../http/schemas.js';
+import { statusMovesDescription } from './member.rules.js';
 
 export const MEMBER_ROLES = ['member', 'coach', 'staff', 'admin'] as const;
 export const MEMBER_STATUSES = ['pending', 'active', 'frozen', 'suspended', 'cancelled', 'removed'] as const;
@@ -58,7 +59,7 @@ export const Member = Type.Object(
     date_of_birth: editable.date_of_birth,
     sport_id: editable.sport_id,
     role: editable.role,
-    status: StringEnum(MEMBER_STATUSES),
+    status: StringEnum(MEMBER_STATUSES, { description: statusMovesDescription() }),
     plan_id: editable.plan_id,
     joined_on: editable.joined_on,
     notes: editable.notes,
@@ -76,7 +77,13 @@ export const MemberCreate = Type.Object(
   {
     ...Type.Partial(Type.Object(editable)).properties,
     first_name: editable.first_name,
-    status: Type.Optional(StringEnum(['pending', 'active'] as const, { default: 'active' })),
+    status: Type.Optional(
+      StringEnum(['pending', 'active'] as const, {
+        default: 'active',
+        description:
+          'A new member starts pending or active; later moves are in the table of the member `status`',
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -90,9 +97,7 @@ export type MemberCreate = Static<typeof MemberCreate>;
 export const MemberPatch = Type.Partial(
   Type.Object({
     ...editable,
-    status: StringEnum(MEMBER_STATUSES, {
-      description: 'Moves along the status table; removed only by DELETE',
-    }),
+    status: StringEnum(MEMBER_STATUSES, { description: statusMovesDescription() }),
   }),
   { additionalProperties: false },
 );

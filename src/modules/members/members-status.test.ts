@@ -41,6 +41,19 @@ describeEachDialect('member status moves', (api) => {
     return member;
   }
 
+  test('the OpenAPI description of status holds this table, in the member and in the PATCH body', async () => {
+    const doc = (await api.get('/openapi.json')).body;
+    const item = doc.paths['/admin/facilities/{facility_id}/members/{member_id}'];
+    const json = (content: { 'application/json': { schema: { properties: Record<string, unknown> } } }) =>
+      content['application/json'].schema.properties.status as { description: string };
+    for (const status of [json(item.get.responses['200'].content), json(item.patch.requestBody.content)]) {
+      for (const from of STATUSES) {
+        assert.ok(status.description.includes(`| ${from} | ${MOVES[from].join(', ')} |`), status.description);
+      }
+      assert.match(status.description, /freeze_not_allowed/);
+    }
+  });
+
   for (const from of STATUSES) {
     for (const to of MOVES[from]) {
       test(`${from} → ${to} is allowed and sets status_changed_at`, async () => {

@@ -2,19 +2,74 @@ import { type Static, Type } from 'typebox';
 import { representationOf } from '../../http/representation.js';
 import { CurrencyCode, Id, MoneyAmount, Timestamp } from '../../http/schemas.js';
 
+const STORED_ONLY = "Stored for the facility's other systems; this service does not enforce it.";
+
+/** Each field says whether this service acts on it or only keeps it for the facility's other systems. */
 const editable = {
-  timezone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone name' }),
-  currency: CurrencyCode,
-  booking_window_days: Type.Integer({ minimum: 0, maximum: 365 }),
-  cancellation_cutoff_hours: Type.Integer({ minimum: 0, maximum: 720 }),
-  late_cancellation_fee_amount: MoneyAmount,
-  no_show_fee_amount: MoneyAmount,
-  max_active_bookings: Type.Integer({ minimum: 0, maximum: 1000 }),
-  guest_passes_per_month: Type.Integer({ minimum: 0, maximum: 100 }),
-  allow_freeze: Type.Boolean(),
-  max_freeze_days_per_year: Type.Integer({ minimum: 0, maximum: 365 }),
-  min_member_age: Type.Integer({ minimum: 0, maximum: 120, description: '0 means no limit' }),
-  require_waiver: Type.Boolean(),
+  timezone: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description:
+      'IANA time zone name, aliases included, stored exactly as sent (`Asia/Kolkata` stays `Asia/Kolkata`). ' +
+      "Enforced: today in this zone is a new member's default `joined_on` and the date a `date_of_birth` " +
+      'is checked against (not in the future; `min_member_age`).',
+  }),
+  currency: {
+    ...CurrencyCode,
+    description:
+      'ISO 4217 code. Used: the currency of a new plan that names none and whose template names none; ' +
+      'existing plans keep theirs.',
+  },
+  booking_window_days: Type.Integer({
+    minimum: 0,
+    maximum: 365,
+    description: `How many days ahead members may book. ${STORED_ONLY}`,
+  }),
+  cancellation_cutoff_hours: Type.Integer({
+    minimum: 0,
+    maximum: 720,
+    description: `Hours before a booking after which cancelling is late. ${STORED_ONLY}`,
+  }),
+  late_cancellation_fee_amount: {
+    ...MoneyAmount,
+    description: `Fee for a late cancellation, in the minor unit of \`currency\`. ${STORED_ONLY}`,
+  },
+  no_show_fee_amount: {
+    ...MoneyAmount,
+    description: `Fee for a booking not attended, in the minor unit of \`currency\`. ${STORED_ONLY}`,
+  },
+  max_active_bookings: Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    description: `Bookings a member may hold at once. ${STORED_ONLY}`,
+  }),
+  guest_passes_per_month: Type.Integer({
+    minimum: 0,
+    maximum: 100,
+    description: `Guest passes a member gets each month. ${STORED_ONLY}`,
+  }),
+  allow_freeze: Type.Boolean({
+    description:
+      'Enforced: while false, moving a member to `frozen` is 409 `freeze_not_allowed`. ' +
+      'Members already frozen stay frozen.',
+  }),
+  max_freeze_days_per_year: Type.Integer({
+    minimum: 0,
+    maximum: 365,
+    description:
+      'Stored, not enforced yet: freezes carry no dates in this version, so the days a member is frozen are not counted.',
+  }),
+  min_member_age: Type.Integer({
+    minimum: 0,
+    maximum: 120,
+    description:
+      'Years; 0 means no limit. Enforced: a `date_of_birth` sent on create or PATCH that makes the member ' +
+      'younger is 422 `member_too_young`. Members without a date of birth, and members stored before the ' +
+      'policy changed, are not checked.',
+  }),
+  require_waiver: Type.Boolean({
+    description: `Whether members must sign a waiver. This service records no waivers. ${STORED_ONLY}`,
+  }),
 };
 
 export const Policy = Type.Object(

@@ -1,11 +1,11 @@
 import type { Db, Executor } from '../../db/database.js';
 import { changedFields } from '../../http/changes.js';
-import { invalidField } from '../../http/errors.js';
 import { assertIfMatch, etagOf, writeTimeAfter } from '../../http/etag.js';
 import type { WriteContext } from '../../http/write-context.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPolicyByFacilityId, insertDefaultPolicy, updatePolicy } from './policy.repository.js';
 import { DEFAULT_POLICY, type Policy, type PolicyPatch, policyRepresentation } from './policy.schemas.js';
+import { assertTimeZoneName } from './time-zone.js';
 
 /** The facility's policy, created with the defaults on first read. */
 export async function getOrCreatePolicy(
@@ -32,12 +32,11 @@ export async function patchPolicy(
   facilityId: number,
   patch: PolicyPatch,
 ): Promise<Policy> {
-  const normalized = { ...patch };
-  if (patch.timezone !== undefined) normalized.timezone = canonicalTimeZone(patch.timezone);
+  if (patch.timezone !== undefined) assertTimeZoneName(patch.timezone);
   return db.transaction().execute(async (trx) => {
     const current = await getOrCreatePolicy(trx, facilityId, { lock: true });
     assertIfMatch(context.ifMatch, etagOf(policyRepresentation, current.updated_at));
-    const changes = changedFields(current, normalized);
+    const changes = changedFields(current, patch);
     if (!changes) return current;
     const updated = await updatePolicy(trx, facilityId, changes, writeTimeAfter(current.updated_at));
     await recordAuditEvent(trx, context, {
@@ -50,21 +49,6 @@ export async function patchPolicy(
     });
     return updated;
   });
-}
-
-/**
- * Accepts any IANA zone name Node knows and stores its canonical spelling.
- * Newer ICU versions also take UTC offsets ("+01:00") as zones; a zone name
- * starts with a letter, so those are refused here whatever the engine.
- */
-function canonicalTimeZone(name: string): string {
-  try {
-    if (/^[A-Za-z]/.test(name))
-      return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    // Not a zone Node knows: refused below.
-  }
-  throw invalidField('body', '/timezone', `"${name}" is not an IANA time zone name`);
 }
 
 /**

@@ -1,0 +1,141 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { AppError } from './errors.js';
+
+/** Addresses counted in one window at most: beyond it new addresses go uncounted, so memory stays bounded. */
+export const MAX_TRACKED_ADDRESSES = 100_000;
+const WARN_EVERY_MS = 60_000;
+
+/**
+ * Failed authentications are throttled per client address: once an address
+ * has had AUTH_FAILURE_LIMIT answers of 401 or 403 in a window of
+ * AUTH_FAILURE_WINDOW_MS, every API request from it is 429 until the window
+ * ends, before its key is looked at, so a right guess is refused like a
+ * wrong one. Windows are fixed and aligned to the clock, like the rate limit's.
+ *
+ * Whether an address is refused is decided from this process's memory, so a
+ * request costs no round trip. With REDIS_URL each failure is also counted in
+ * Redis, and the shared count is learnt with the answer to that failure: an
+ * address over the limit on one instance is refused by another after at
+ * most one more failure there. Redis down leaves the per-process count.
+ */
+export async function registerAuthFailureLimit(app: FastifyInstance, config: Config): Promise<void> {
+  const limit = config.authFailureLimit;
+  if (limit === 0 || config.authMode === 'none') return;
+  const windowMs = config.authFailureWindowMs;
+  const counts = new WindowCounts();
+  const shared = config.redisUrl ? await sharedCounter(app, config) : undefined;
+
+  app.addHook('onRequest', (request, _reply, done) => {
+    const now = Date.now();
+    const window = Math.floor(now / windowMs);
+    if (counts.get(clientAddressOf(request.ip), window) < limit) return done();
+    const retryAfter = Math.ceil(((window + 1) * windowMs - now) / 1000);
+    done(
+      new AppError(
+        'rate_limited',
+        `Too many failed authentications from this address: at most ${limit} per ${Math.round(windowMs / 1000)} s; retry in ${retryAfter} s`,
+        { headers: { 'retry-after': String(retryAfter) } },
+      ),
+    );
+  });
+
+  // onSend, not onResponse: the failure is counted before its answer leaves, so the next request sees it.
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (reply.statusCode !== 401 && reply.statusCode !== 403) return payload;
+    const window = Math.floor(Date.now() / windowMs);
+    const address = clientAddressOf(request.ip);
+    const counted = counts.add(address, window, 1);
+    const total = await shared?.(address, window);
+    if (total !== undefined && total > counted) counts.add(address, window, total - counted);
+    return payload;
+  });
+}
+
+/** Failures per address in the current window only: one number per address that failed in it. */
+class WindowCounts {
+  #window = Number.NaN;
+  #counts = new Map<string, number>();
+
+  get(address: string, window: number): number {
+    return window === this.#window ? (this.#counts.get(address) ?? 0) : 0;
+  }
+
+  add(address: string, window: number, amount: number): number {
+    if (window !== this.#window) {
+      this.#window = window;
+      this.#counts = new Map();
+    }
+    const known = this.#counts.get(address);
+    if (known === undefined && this.#counts.size >= MAX_TRACKED_ADDRESSES) return 0;
+    const counted = (known ?? 0) + amount;
+    this.#counts.set(address, counted);
+    return counted;
+  }
+}
+
+/**
+ * The address a limit applies to: an IPv4 address, or the /64 network of an
+ * IPv6 one, since one host usually holds a whole /64 and could otherwise
+ * change address at every guess.
+ */
+export function clientAddressOf(ip: string): string {
+  const address = ip.replace(/%.*$/, '');
+  if (!address.includes(':')) return address;
+  if (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address)) return address.slice(7);
+  const [head, tail] = address.split('::');
+  const first = head === '' ? [] : head.split(':');
+  const last = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups =
+    tail === undefined ? first : [...first, ...Array(8 - first.length - last.length).fill('0'), ...last];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/** INCR, and the key expires with its window. */
+const COUNT_IN_WINDOW = `
+local counted = redis.call('INCR', KEYS[1])
+if counted == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return counted`;
+
+/** Counts a failure in Redis and gives the count of every instance; undefined while Redis fails. */
+async function sharedCounter(app: FastifyInstance, config: Config) {
+  let warnedAt = Number.NEGATIVE_INFINITY;
+  // ioredis is loaded only when Redis is configured.
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(config.redisUrl as string, {
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 1,
+    // While Redis is unreachable a failure is answered at once, counted in this process only.
+    enableOfflineQueue: false,
+  }) as InstanceType<typeof Redis> & { countAuthFailure(key: string, ttl: number): Promise<number> };
+  redis.on('error', warn);
+  redis.defineCommand('countAuthFailure', { numberOfKeys: 1, lua: COUNT_IN_WINDOW });
+  app.addHook('onClose', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  // Counting in Redis starts once connected; one that does not answer within a second is counted without.
+  await Promise.race([
+    new Promise((ready) => redis.once('ready', ready)),
+    sleep(1000, undefined, { ref: false }),
+  ]);
+  function warn(error: unknown) {
+    if (Date.now() - warnedAt < WARN_EVERY_MS) return;
+    warnedAt = Date.now();
+    app.log.warn({ err: error }, 'redis unavailable; failed authentications counted per process');
+  }
+  const prefix = `${config.redisKeyPrefix}auth-failures:`;
+  return async (address: string, window: number): Promise<number | undefined> => {
+    try {
+      return Number(
+        await redis.countAuthFailure(`${prefix}${address}:${window}`, config.authFailureWindowMs),
+      );
+    } catch (error) {
+      warn(error);
+      return undefined;
+    }
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * Issue 25, "exact answers": 401 and 403 answers count toward a limit per
+ * client address (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_MS), so keys
+ * cannot be guessed at speed. Requests come from chosen addresses through
+ * inject's remoteAddress.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type App, buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/database.js';
+import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
+import { type Api, assertProblem, describeEachDialect, type TestResponse } from './harness.js';
+
+const ADMIN_API_KEY = 'test-admin-key-auth-failures';
+const LIMIT = 5;
+const WINDOW_MS = 3_600_000;
+
+let addressCounter = 0;
+/** An IPv4 address no other test has used, so each test starts with no failure counted. */
+const newAddress = () => `198.51.100.${++addressCounter}`;
+
+async function send(
+  app: App,
+  from: string,
+  secret: string,
+  method: 'GET' | 'POST' = 'GET',
+  url = '/admin/facilities/1/policy',
+): Promise<TestResponse> {
+  const response = await app.inject({
+    method,
+    url,
+    remoteAddress: from,
+    headers: { authorization: `Bearer ${secret}` },
+    ...(method === 'POST' ? { payload: { name: 'Gold' } } : {}),
+  });
+  const text = response.body;
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: text ? JSON.parse(text) : undefined,
+    text,
+  };
+}
+
+/** Waits for a fresh window when this one ends within 5 s: failures that straddled two would be counted apart. */
+async function awayFromWindowEnd(): Promise<void> {
+  const left = WINDOW_MS - (Date.now() % WINDOW_MS);
+  if (left < 5000) await sleep(left + 50);
+}
+
+function assertThrottled(response: TestResponse) {
+  const problem = assertProblem(response, 429, 'rate_limited');
+  const retryAfter = Number(response.headers['retry-after']);
+  assert.ok(retryAfter >= 1 && retryAfter <= WINDOW_MS / 1000, `Retry-After ${retryAfter}`);
+  assert.match(problem.detail, /failed authentications from this address/);
+}
+
+describeEachDialect(
+  'failed authentications per client address',
+  (api: Api) => {
+    let viewer = '';
+    before(async () => {
+      viewer = (await createApiKey(api.app.db, { name: 'viewer', role: 'viewer', facilityIds: [1] })).secret;
+      await awayFromWindowEnd();
+    });
+
+    test(`after ${LIMIT} failed authentications, every API request from the address is 429 with Retry-After, a valid key too`, async () => {
+      const from = newAddress();
+      for (let i = 0; i < LIMIT; i++)
+        assertProblem(await send(api.app, from, `wrong-${i}`), 401, 'unauthenticated');
+      assertThrottled(await send(api.app, from, 'wrong-again'));
+      assertThrottled(await send(api.app, from, ADMIN_API_KEY));
+      assertThrottled(await send(api.app, from, ADMIN_API_KEY, 'GET', '/admin/plan-templates'));
+    });
+
+    test('403 answers count too: a viewer key that keeps writing is throttled', async () => {
+      const from = newAddress();
+      for (let i = 0; i < LIMIT; i++) {
+        assertProblem(
+          await send(api.app, from, viewer, 'POST', '/admin/facilities/1/plans'),
+          403,
+          'forbidden',
+        );
+      }
+      assertThrottled(await send(api.app, from, viewer));
+    });
+
+    test('answers that are not 401 or 403 do not count: 200, 400 and 404', async () => {
+      const from = newAddress();
+      for (let i = 0; i < LIMIT * 2; i++) {
+        assert.equal((await send(api.app, from, ADMIN_API_KEY)).status, 200);
+        assert.equal(
+          (await send(api.app, from, ADMIN_API_KEY, 'GET', '/admin/facilities/abc/plans')).status,
+          400,
+        );
+        assert.equal((await send(api.app, from, ADMIN_API_KEY, 'GET', '/admin/nowhere')).status, 404);
+      }
+      for (let i = 0; i < LIMIT - 1; i++)
+        assertProblem(await send(api.app, from, 'wrong'), 401, 'unauthenticated');
+      assert.equal((await send(api.app, from, ADMIN_API_KEY)).status, 200);
+    });
+
+    test('other addresses are served; an IPv6 client is counted by its /64', async () => {
+      for (let i = 0; i < LIMIT; i++)
+        assert.equal((await send(api.app, `2001:db8:a:b::${i + 1}`, 'wrong')).status, 401);
+      assertThrottled(await send(api.app, '2001:db8:a:b:ffff::9', ADMIN_API_KEY));
+      assert.equal((await send(api.app, '2001:db8:a:c::1', ADMIN_API_KEY)).status, 200);
+      assert.equal((await send(api.app, newAddress(), ADMIN_API_KEY)).status, 200);
+    });
+
+    test('a throttled address still gets health checks and the OpenAPI document', async () => {
+      const from = newAddress();
+      for (let i = 0; i < LIMIT; i++) await send(api.app, from, 'wrong');
+      assertThrottled(await send(api.app, from, ADMIN_API_KEY));
+      for (const url of ['/healthz', '/openapi.json']) {
+        assert.equal(
+          (await api.app.inject({ method: 'GET', url, remoteAddress: from })).statusCode,
+          200,
+          url,
+        );
+      }
+    });
+  },
+  {
+    authMode: 'api-key',
+    adminApiKey: ADMIN_API_KEY,
+    authFailureLimit: LIMIT,
+    authFailureWindowMs: WINDOW_MS,
+  },
+);
+
+async function appWith(overrides: Partial<ReturnType<typeof loadConfig>>, logLines?: string[]) {
+  const database = openDatabase('sqlite::memory:');
+  const config = {
+    ...loadConfig({}),
+    adminApiKey: ADMIN_API_KEY,
+    authFailureWindowMs: WINDOW_MS,
+    ...overrides,
+  };
+  const logger = logLines
+    ? { level: 'warn', stream: { write: (line: string) => logLines.push(line) } }
+    : false;
+  const app = await buildApp(config, { database, logger });
+  after(async () => {
+    await app.close();
+    await database.close();
+  });
+  return app;
+}
+
+test('AUTH_FAILURE_LIMIT=0 turns the limit off', async () => {
+  const app = await appWith({ authFailureLimit: 0 });
+  for (let i = 0; i < 60; i++) assert.equal((await send(app, '203.0.113.1', 'wrong')).status, 401);
+  assert.equal((await send(app, '203.0.113.1', ADMIN_API_KEY)).status, 200);
+});
+
+test('with REDIS_URL, failures counted on one instance throttle the address on another', async () => {
+  const redis = { redisUrl: 'redis://127.0.0.1:6379', redisKeyPrefix: `fa-test-${randomUUID()}:` };
+  const a = await appWith({ ...redis, authFailureLimit: LIMIT });
+  const b = await appWith({ ...redis, authFailureLimit: LIMIT });
+  await awayFromWindowEnd();
+  const from = '203.0.113.7';
+  for (let i = 0; i < LIMIT - 1; i++) assert.equal((await send(a, from, 'wrong')).status, 401);
+  assert.equal((await send(b, from, ADMIN_API_KEY)).status, 200, 'b has counted no failure yet');
+  assert.equal((await send(b, from, 'wrong')).status, 401);
+  assertThrottled(await send(b, from, ADMIN_API_KEY));
+  // a learns the shared count with its next failure.
+  assert.equal((await send(a, from, 'wrong')).status, 401);
+  assertThrottled(await send(a, from, ADMIN_API_KEY));
+});
+
+test('with Redis unreachable, failures are counted in the process, without waiting, and warned about once', async () => {
+  const logLines: string[] = [];
+  const app = await appWith({ redisUrl: 'redis://127.0.0.1:1', authFailureLimit: LIMIT }, logLines);
+  await awayFromWindowEnd();
+  const from = '203.0.113.9';
+  for (let i = 0; i < LIMIT; i++) {
+    const started = Date.now();
+    assert.equal((await send(app, from, 'wrong')).status, 401);
+    assert.ok(Date.now() - started < 1000, 'a failure does not wait for the missing Redis');
+  }
+  assertThrottled(await send(app, from, ADMIN_API_KEY));
+  const warnings = logLines.filter((line) => line.includes('failed authentications counted per process'));
+  assert.equal(warnings.length, 1, logLines.join(''));
+});
