@@ -120,7 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       });
       await scoped.register(healthRoutes, { redisAvailable: sharedCounter?.available });
       await scoped.register(async (api) => {
-        await registerAuthFailureLimit(api, config);
+        registerAuthFailureLimit(api, config, sharedCounter);
         registerAuthentication(api, config, createKeyVerifier(database.db, keyChanges, config.adminApiKey));
         registerRateLimit(api, config, sharedCounter);
         registerIdempotency(api, { maxResponseBytes: config.idempotencyMaxResponseBytes });

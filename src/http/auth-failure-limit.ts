@@ -1,11 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from './errors.js';
+import type { SharedCounter } from './rate-limit-redis.js';
 
 /** Addresses counted in one window at most: beyond it new addresses go uncounted, so memory stays bounded. */
 export const MAX_TRACKED_ADDRESSES = 100_000;
-const WARN_EVERY_MS = 60_000;
 
 /**
  * Failed authentications are throttled per client address: once an address
@@ -18,14 +17,14 @@ const WARN_EVERY_MS = 60_000;
  * request costs no round trip. With REDIS_URL each failure is also counted in
  * Redis, and the shared count is learnt with the answer to that failure: an
  * address over the limit on one instance is refused by another after at
- * most one more failure there. Redis down leaves the per-process count.
+ * most one more failure there. Redis down leaves the per-process count
+ * (the connection and its warnings are the rate limit's: rate-limit-redis.ts).
  */
-export async function registerAuthFailureLimit(app: FastifyInstance, config: Config): Promise<void> {
+export function registerAuthFailureLimit(app: FastifyInstance, config: Config, shared?: SharedCounter): void {
   const limit = config.authFailureLimit;
   if (limit === 0 || config.authMode === 'none') return;
   const windowMs = config.authFailureWindowMs;
   const counts = new WindowCounts();
-  const shared = config.redisUrl ? await sharedCounter(app, config) : undefined;
 
   app.addHook('onRequest', (request, _reply, done) => {
     const now = Date.now();
@@ -47,7 +46,7 @@ export async function registerAuthFailureLimit(app: FastifyInstance, config: Con
     const window = Math.floor(Date.now() / windowMs);
     const address = clientAddressOf(request.ip);
     const counted = counts.add(address, window, 1);
-    const total = await shared?.(address, window);
+    const total = await shared?.countShared(`auth-failures:${address}`, window, windowMs);
     if (total !== undefined && total > counted) counts.add(address, window, total - counted);
     return payload;
   });
@@ -93,49 +92,4 @@ export function clientAddressOf(ip: string): string {
     .slice(0, 4)
     .map((group) => Number.parseInt(group, 16).toString(16))
     .join(':')}::/64`;
-}
-
-/** INCR, and the key expires with its window. */
-const COUNT_IN_WINDOW = `
-local counted = redis.call('INCR', KEYS[1])
-if counted == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return counted`;
-
-/** Counts a failure in Redis and gives the count of every instance; undefined while Redis fails. */
-async function sharedCounter(app: FastifyInstance, config: Config) {
-  let warnedAt = Number.NEGATIVE_INFINITY;
-  // ioredis is loaded only when Redis is configured.
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(config.redisUrl as string, {
-    connectTimeout: 1000,
-    maxRetriesPerRequest: 1,
-    // While Redis is unreachable a failure is answered at once, counted in this process only.
-    enableOfflineQueue: false,
-  }) as InstanceType<typeof Redis> & { countAuthFailure(key: string, ttl: number): Promise<number> };
-  redis.on('error', warn);
-  redis.defineCommand('countAuthFailure', { numberOfKeys: 1, lua: COUNT_IN_WINDOW });
-  app.addHook('onClose', async () => {
-    await redis.quit().catch(() => redis.disconnect());
-  });
-  // Counting in Redis starts once connected; one that does not answer within a second is counted without.
-  await Promise.race([
-    new Promise((ready) => redis.once('ready', ready)),
-    sleep(1000, undefined, { ref: false }),
-  ]);
-  function warn(error: unknown) {
-    if (Date.now() - warnedAt < WARN_EVERY_MS) return;
-    warnedAt = Date.now();
-    app.log.warn({ err: error }, 'redis unavailable; failed authentications counted per process');
-  }
-  const prefix = `${config.redisKeyPrefix}auth-failures:`;
-  return async (address: string, window: number): Promise<number | undefined> => {
-    try {
-      return Number(
-        await redis.countAuthFailure(`${prefix}${address}:${window}`, config.authFailureWindowMs),
-      );
-    } catch (error) {
-      warn(error);
-      return undefined;
-    }
-  };
 }

@@ -3,10 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { type Counter, localCounter } from './rate-limit.js';
 
-/** Rate-limit counts shared by every instance through Redis, and whether Redis answers. */
+/**
+ * Counts shared by every instance through one Redis connection per process:
+ * the rate limit's and the failed-authentication limit's.
+ */
 export interface SharedCounter {
+  /** The rate limit's counter: in Redis, and in this process while Redis is unreachable. */
   count: Counter;
-  /** False while Redis is unreachable: the rate limit then counts in this process only. */
+  /** Counts one under `name` in its window and gives every instance's count; undefined while Redis fails. */
+  countShared(name: string, window: number, windowMs: number): Promise<number | undefined>;
+  /** False while Redis is unreachable: the limits then count in this process only. */
   available(): boolean;
 }
 
@@ -22,7 +28,7 @@ if counted == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return counted`;
 
 /**
- * Connects to REDIS_URL when the rate limit is on. While Redis is
+ * Connects to REDIS_URL when a limit is on (the rate limit, the failed-authentication limit). While Redis is
  * unreachable each request is counted in this process instead (the limit
  * then holds per process, as without Redis), nothing waits for Redis, and
  * the log says so once, then at most once a minute, rather than at every
@@ -32,7 +38,9 @@ export async function openSharedCounter(
   app: FastifyInstance,
   config: Config,
 ): Promise<SharedCounter | undefined> {
-  if (config.redisUrl === undefined || config.rateLimitPerMinute === 0) return undefined;
+  const limited =
+    config.rateLimitPerMinute > 0 || (config.authFailureLimit > 0 && config.authMode !== 'none');
+  if (config.redisUrl === undefined || !limited) return undefined;
   // ioredis is loaded only when Redis is configured.
   const { Redis } = await import('ioredis');
   const redis = new Redis(config.redisUrl, {
@@ -77,20 +85,26 @@ export async function openSharedCounter(
   if (!available()) failed(new Error(`no connection to ${where} within 1 s`));
 
   redis.defineCommand('countInWindow', { numberOfKeys: 1, lua: COUNT_IN_WINDOW });
-  const prefix = `${config.redisKeyPrefix}rate-limit:`;
   const countInWindow = (redis as unknown as Record<string, (...args: unknown[]) => Promise<number>>)
     .countInWindow;
+  const countShared = async (name: string, window: number, windowMs: number) => {
+    if (!available()) return undefined;
+    try {
+      return Number(await countInWindow.call(redis, `${config.redisKeyPrefix}${name}:${window}`, windowMs));
+    } catch (error) {
+      failed(error);
+      return undefined;
+    }
+  };
   const local = localCounter();
   return {
     available,
+    countShared,
     count: (key, window) => {
       if (!available()) return local(key, window);
-      return countInWindow
-        .call(redis, `${prefix}${key}:${window}`, config.rateLimitWindowMs)
-        .then(Number, (error: unknown) => {
-          failed(error);
-          return local(key, window);
-        });
+      return countShared(`rate-limit:${key}`, window, config.rateLimitWindowMs).then(
+        (counted) => counted ?? local(key, window),
+      );
     },
   };
 }
