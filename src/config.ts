@@ -24,6 +24,8 @@ export interface Config {
   rateLimitWindowMs: number;
   /** Processes serving on one port. */
   workers: number;
+  /** Bytes of JSON that the items of one list page take at most (a page always holds one item). */
+  pageMaxBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -70,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'facility-admin:',
     rateLimitWindowMs: readInteger(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
     workers,
+    pageMaxBytes: readInteger(env, 'PAGE_MAX_BYTES', 256 * 1024, 16 * 1024, 64 * 1024 * 1024),
   };
 }
 
