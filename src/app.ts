@@ -39,6 +39,8 @@ declare module 'fastify' {
     db: Db;
     dialect: DialectName;
     templates: TemplateCatalog;
+    /** PAGE_MAX_BYTES: what the items of one list page take at most. */
+    pageMaxBytes: number;
   }
 }
 
@@ -82,6 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('db', database.db);
   app.decorate('dialect', database.dialect);
   app.decorate('templates', templates);
+  app.decorate('pageMaxBytes', config.pageMaxBytes);
   const keyChanges = openChangeCounter(database, 'api_keys_changed');
   app.addHook('onClose', () => keyChanges.close());
   if (ownsDatabase) app.addHook('onClose', () => database.close());

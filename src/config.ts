@@ -35,6 +35,8 @@ export interface Config {
   authFailureWindowMs: number;
   /** Processes serving on one port. */
   workers: number;
+  /** Bytes of JSON that the items of one list page take at most (a page always holds one item). */
+  pageMaxBytes: number;
 }
 
 /** Every invalid setting at once, so that an operator fixes them in one round. */
@@ -112,6 +114,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
     authFailureLimit: readInteger(env, 'AUTH_FAILURE_LIMIT', 50, 0, 1_000_000),
     authFailureWindowMs: readInteger(env, 'AUTH_FAILURE_WINDOW_MS', 300_000, 1000, 86_400_000),
     workers,
+    pageMaxBytes: readInteger(env, 'PAGE_MAX_BYTES', 256 * 1024, 16 * 1024, 64 * 1024 * 1024),
   };
   if (env[PROBLEMS].length > 0) throw new ConfigError(env[PROBLEMS]);
   return config;

@@ -208,7 +208,13 @@ for (const dialect of DIALECTS) {
           const text = await planOf(query);
           if (dialect === 'sqlite') {
             assert.match(text, /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/, text);
-            assert.doesNotMatch(text, /SCAN \w+(?! USING)$/m, text);
+            // A page's rows pass through subqueries (src/db/page-rows.ts): reading those is no table scan.
+            const subqueries = new Set([...text.matchAll(/CO-ROUTINE (\S+)/g)].map((match) => match[1]));
+            const tableScans = text.split('\n').filter((line) => {
+              const scanned = /SCAN (\w+)$/.exec(line)?.[1];
+              return scanned !== undefined && !subqueries.has(scanned);
+            });
+            assert.deepEqual(tableScans, [], text);
           } else {
             assert.match(text, /Index/, text);
             assert.doesNotMatch(text, /Seq Scan/, text);

@@ -1,5 +1,6 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { type PageRead, type RowSizes, readPageRows } from '../../db/page-rows.js';
 import { prepareQuery } from '../../db/prepared-query.js';
 import type { AuditEventsTable } from '../../db/schema.js';
 import type { AuditEvent } from './audit.schemas.js';
@@ -29,23 +30,28 @@ export async function insertAuditEvent(db: Executor, event: AuditEventValues): P
   await insertAuditEventQuery(db, event);
 }
 
+/**
+ * An event's JSON holds at least its changes, stored as the JSON text that
+ * is sent, and 150 bytes for the rest. The largest is a plan's 100
+ * entitlements replaced, each value 500 characters written 6 bytes wide
+ * (\u0001) before and after: about 600 kB of text.
+ */
+const EVENT_SIZES: RowSizes = {
+  jsonBytesAtLeast: sql<number>`150 + octet_length(changes)`,
+  largestRowBytes: 640 * 1024,
+};
+
 export async function listAuditEvents(
   db: Executor,
   facilityId: number,
-  filter: {
-    resourceType?: string;
-    resourceId?: string;
-    action?: string;
-    since?: string;
-    afterId: number;
-    limit: number;
-  },
+  filter: { resourceType?: string; resourceId?: string; action?: string; since?: string },
+  page: PageRead,
 ): Promise<AuditEvent[]> {
-  const rows = await db
+  const query = db
     .selectFrom('audit_events')
     .selectAll()
     .where('facility_id', '=', facilityId)
-    .where('id', '>', filter.afterId)
+    .where('id', '>', page.afterId)
     .$if(filter.resourceType !== undefined, (qb) =>
       qb.where('resource_type', '=', filter.resourceType as string),
     )
@@ -53,7 +59,6 @@ export async function listAuditEvents(
     .$if(filter.action !== undefined, (qb) => qb.where('action', '=', filter.action as string))
     .$if(filter.since !== undefined, (qb) => qb.where('occurred_at', '>=', filter.since as string))
     .orderBy('id')
-    .limit(filter.limit)
-    .execute();
-  return rows.map(toAuditEvent);
+    .limit(page.rows);
+  return (await readPageRows(query, page, EVENT_SIZES)).map(toAuditEvent);
 }

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidField } from '../../http/errors.js';
-import { readPageRequest, toPage } from '../../http/paging.js';
+import { readPageRequest, sendPage } from '../../http/paging.js';
 import { FacilityParams, problemResponses } from '../../http/schemas.js';
 import { listAuditEvents } from './audit.repository.js';
-import { AuditEventList, AuditEventListQuery } from './audit.schemas.js';
+import { AuditEventList, AuditEventListQuery, auditEventRepresentation } from './audit.schemas.js';
 
 /** Read-only: nothing in the audit trail can be changed through the API. */
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -19,19 +19,18 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: AuditEventList, ...problemResponses() },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { resource_type, resource_id, action, since } = request.query;
-      const page = readPageRequest(request.query);
-      const rows = await listAuditEvents(app.db, request.params.facility_id, {
+      const filter = {
         resourceType: resource_type,
         resourceId: resource_id,
         action,
         since: since === undefined ? undefined : toStoredTime(since),
-        afterId: page.afterId,
-        limit: page.limit + 1,
-      });
-      const { items, nextCursor } = toPage(rows, page.limit);
-      return { audit_events: items, next_cursor: nextCursor };
+      };
+      const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
+      return sendPage(reply, 'audit_events', page, auditEventRepresentation, (read) =>
+        listAuditEvents(app.db, request.params.facility_id, filter, read),
+      );
     },
   );
 };

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { representationOf } from '../../http/representation.js';
 import { Id, ListResponse, Nullable, PagingQuery, StringEnum, Timestamp } from '../../http/schemas.js';
 
 export const RESOURCE_TYPES = ['plan', 'entitlements', 'member', 'policy'] as const;
@@ -33,6 +34,7 @@ export const AuditEvent = Type.Object(
   { additionalProperties: false },
 );
 export type AuditEvent = Static<typeof AuditEvent>;
+export const auditEventRepresentation = representationOf(AuditEvent);
 
 export const AuditEventListQuery = Type.Object(
   {

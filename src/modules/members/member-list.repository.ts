@@ -5,7 +5,7 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { DialectName, Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
-import { PLANNED_PER_CALL } from '../../db/postgres-dialect.js';
+import { type PageRead, type RowSizes, readPageRows } from '../../db/page-rows.js';
 import type { DatabaseSchema } from '../../db/schema.js';
 import { MEMBER_COLUMNS } from './member.repository.js';
 import type { Member } from './member.schemas.js';
@@ -26,7 +26,27 @@ export interface MemberFilter {
   q?: string;
   afterId: number;
   limit: number;
+  /** Rows of more than this many bytes are not read whole (readPageRows). */
+  maxBytes: number;
 }
+
+const pageRead = ({ afterId, limit, maxBytes }: MemberFilter): PageRead => ({
+  afterId,
+  rows: limit,
+  maxBytes,
+});
+
+/**
+ * A member's JSON holds at least its longer texts, and 300 bytes for the
+ * field names and the other values (a member with every field null takes
+ * about 390). In memory a member takes at most 6 KiB: 2,486 characters of
+ * text at 2 bytes each, and the rest.
+ */
+const MEMBER_SIZES: RowSizes = {
+  jsonBytesAtLeast: sql<number>`300 + octet_length(first_name) + coalesce(octet_length(last_name), 0)
+    + coalesce(octet_length(email), 0) + coalesce(octet_length(notes), 0)`,
+  largestRowBytes: 6 * 1024,
+};
 
 /**
  * On PostgreSQL the trigram index serves a term that is rare in a large
@@ -47,14 +67,13 @@ export async function listMembers(db: Executor, facilityId: number, filter: Memb
 
 /** The facility's members in id order that pass the filter. */
 async function scanMembers(db: Executor, facilityId: number, filter: MemberFilter) {
-  const rows = await db
+  const query = db
     .selectFrom('members')
     .select(MEMBER_COLUMNS)
     .where((eb) => passesFilter(eb, dialectOf(db), facilityId, filter))
     .orderBy('id')
-    .limit(filter.limit)
-    .execute();
-  return rows as Member[];
+    .limit(filter.limit);
+  return (await readPageRows(query, pageRead(filter), MEMBER_SIZES)) as Member[];
 }
 
 /**
@@ -74,7 +93,7 @@ async function searchMembersByTrigrams(
   filter: MemberFilter,
   { term, parts }: IndexedTerm,
 ) {
-  const rows = await db
+  const query = db
     .selectFrom('members')
     .select(MEMBER_COLUMNS)
     .where((eb) => passesFilter(eb, 'postgres', facilityId, { ...filter, q: undefined }))
@@ -86,10 +105,10 @@ async function searchMembersByTrigrams(
       qb.where(sql<boolean>`strpos(${SEARCHED_TEXT}, ${term}) > 0`),
     )
     .orderBy('id')
-    .limit(filter.limit)
-    .modifyEnd(PLANNED_PER_CALL)
-    .execute();
-  return rows as Member[];
+    .limit(filter.limit);
+  return (await readPageRows(query, pageRead(filter), MEMBER_SIZES, {
+    plannedPerCall: true,
+  })) as Member[];
 }
 
 function passesFilter(

@@ -88,7 +88,12 @@ describe('member search through the trigram index', {
   /** The members a search finds from the facility's start, and the index pages its last query read. */
   async function searchFor(q: string) {
     captured = [];
-    const members = await listMembers(database.db, LARGE_FACILITY, { q, afterId: 0, limit: 100 });
+    const members = await listMembers(database.db, LARGE_FACILITY, {
+      q,
+      afterId: 0,
+      limit: 100,
+      maxBytes: 1 << 20,
+    });
     const { sql, parameters } = captured[captured.length - 1];
     const explained = await database.db.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
       CompiledQuery.raw(`explain (analyze, buffers, format json) ${sql}`, [...parameters]),
@@ -104,14 +109,15 @@ describe('member search through the trigram index', {
     // facility and every term alike: a small facility's count read by scanning the table.
     // The first search of this database: the facility is sampled.
     captured = [];
-    await listMembers(database.db, LARGE_FACILITY, { q: 'zqx', afterId: 0, limit: 100 });
+    await listMembers(database.db, LARGE_FACILITY, { q: 'zqx', afterId: 0, limit: 100, maxBytes: 1 << 20 });
     assert.equal(captured.length, 2, 'the sample, then the search');
     for (const { sql, parameters } of captured)
       assert.equal(asNamedStatement(sql, parameters), undefined, sql);
   });
 
   test('a facility is sampled once a minute, and searches that arrive together share the sample', async () => {
-    const searchSmall = (q: string) => listMembers(database.db, smallFacility, { q, afterId: 0, limit: 100 });
+    const searchSmall = (q: string) =>
+      listMembers(database.db, smallFacility, { q, afterId: 0, limit: 100, maxBytes: 1 << 20 });
     captured = [];
     await Promise.all([searchSmall('zqx'), searchSmall('zqy')]);
     assert.equal(captured.length, 3, 'one sample, two searches');

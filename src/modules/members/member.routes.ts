@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { readPageRequest, toPage } from '../../http/paging.js';
+import { readPageRequest, sendPage } from '../../http/paging.js';
 import { replyWithResource } from '../../http/resource-reply.js';
 import {
   BODY_PROBLEMS,
@@ -77,17 +77,19 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: MemberList, ...problemResponses() },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { sport_id, status, role, plan_id, q } = request.query;
-      const page = readPageRequest(request.query);
-      const rows = await listMembersOfFacility(
-        app.db,
-        request.params.facility_id,
-        { sportId: sport_id, statuses: status?.split(','), roles: role?.split(','), planId: plan_id, q },
-        page,
+      const filter = {
+        sportId: sport_id,
+        statuses: status?.split(','),
+        roles: role?.split(','),
+        planId: plan_id,
+        q,
+      };
+      const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
+      return sendPage(reply, 'members', page, memberRepresentation, (read) =>
+        listMembersOfFacility(app.db, request.params.facility_id, filter, read),
       );
-      const { items, nextCursor } = toPage(rows, page.limit);
-      return { members: items, next_cursor: nextCursor };
     },
   );
 

@@ -1,9 +1,9 @@
 import type { Db, Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import type { PageRead } from '../../db/page-rows.js';
 import { changedFields } from '../../http/changes.js';
 import { AppError } from '../../http/errors.js';
 import { assertIfMatch, etagOf, writeTimeAfter } from '../../http/etag.js';
-import type { PageRequest } from '../../http/paging.js';
 import type { WriteContext } from '../../http/write-context.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPlanById } from '../plans/plan.repository.js';
@@ -36,10 +36,15 @@ async function getMemberForWrite(trx: Executor, facilityId: number, memberId: nu
 export async function listMembersOfFacility(
   db: Executor,
   facilityId: number,
-  filter: Omit<MemberFilter, 'afterId' | 'limit'>,
-  page: PageRequest,
+  filter: Omit<MemberFilter, 'afterId' | 'limit' | 'maxBytes'>,
+  page: PageRead,
 ): Promise<Member[]> {
-  return listMembers(db, facilityId, { ...filter, afterId: page.afterId, limit: page.limit + 1 });
+  return listMembers(db, facilityId, {
+    ...filter,
+    afterId: page.afterId,
+    limit: page.rows,
+    maxBytes: page.maxBytes,
+  });
 }
 
 export async function createMember(

@@ -1,5 +1,6 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { type PageRead, type RowSizes, readPageRows } from '../../db/page-rows.js';
 import { type PointReadOptions, pointRead } from '../../db/point-read.js';
 import type { PlansTable } from '../../db/schema.js';
 import type { Plan } from './plan.schemas.js';
@@ -71,22 +72,32 @@ export async function findPlanById(
   return (await findPlanRecordById(db, facilityId, planId, options))?.plan;
 }
 
+/**
+ * A plan's JSON holds at least its name and description, and 250 bytes for
+ * the rest. In memory a plan takes at most 5 KiB: 2,120 characters of text
+ * at 2 bytes each, and the rest.
+ */
+const PLAN_SIZES: RowSizes = {
+  jsonBytesAtLeast: sql<number>`250 + octet_length(name) + coalesce(octet_length(description), 0)`,
+  largestRowBytes: 5 * 1024,
+};
+
 export async function listPlans(
   db: Executor,
   facilityId: number,
-  filter: { sportId?: number; includeInactive: boolean; afterId: number; limit: number },
+  filter: { sportId?: number; includeInactive: boolean },
+  page: PageRead,
 ): Promise<Plan[]> {
-  const rows = await db
+  const query = db
     .selectFrom('plans')
     .selectAll()
     .where('facility_id', '=', facilityId)
-    .where('id', '>', filter.afterId)
+    .where('id', '>', page.afterId)
     .$if(filter.sportId !== undefined, (qb) => qb.where('sport_id', '=', filter.sportId as number))
     .$if(!filter.includeInactive, (qb) => qb.where('is_active', '=', 1))
     .orderBy('id')
-    .limit(filter.limit)
-    .execute();
-  return rows.map(toPlan);
+    .limit(page.rows);
+  return (await readPageRows(query, page, PLAN_SIZES)).map(toPlan);
 }
 
 export async function updatePlan(

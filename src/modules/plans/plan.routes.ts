@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { readPageRequest, toPage } from '../../http/paging.js';
+import { readPageRequest, sendPage } from '../../http/paging.js';
 import { replyWithResource } from '../../http/resource-reply.js';
 import {
   BODY_PROBLEMS,
@@ -69,16 +69,15 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PlanList, ...problemResponses() },
       },
     },
-    async (request) => {
-      const page = readPageRequest(request.query);
-      const rows = await listPlansOfFacility(
-        app.db,
-        request.params.facility_id,
-        { sportId: request.query.sport_id, includeInactive: request.query.include_inactive === true },
-        page,
+    async (request, reply) => {
+      const filter = {
+        sportId: request.query.sport_id,
+        includeInactive: request.query.include_inactive === true,
+      };
+      const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
+      return sendPage(reply, 'plans', page, planRepresentation, (read) =>
+        listPlansOfFacility(app.db, request.params.facility_id, filter, read),
       );
-      const { items, nextCursor } = toPage(rows, page.limit);
-      return { plans: items, next_cursor: nextCursor };
     },
   );
 

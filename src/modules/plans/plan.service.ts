@@ -1,9 +1,9 @@
 import type { Db, Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import type { PageRead } from '../../db/page-rows.js';
 import { changedFields } from '../../http/changes.js';
 import { AppError } from '../../http/errors.js';
 import { assertIfMatch, etagOf, writeTimeAfter } from '../../http/etag.js';
-import type { PageRequest } from '../../http/paging.js';
 import type { WriteContext } from '../../http/write-context.js';
 import { entitlementFields, recordAuditEvent } from '../audit/audit.service.js';
 import { replaceEntitlements } from '../entitlements/entitlement.repository.js';
@@ -48,9 +48,9 @@ export async function listPlansOfFacility(
   db: Executor,
   facilityId: number,
   filter: { sportId?: number; includeInactive: boolean },
-  page: PageRequest,
+  page: PageRead,
 ): Promise<Plan[]> {
-  return listPlans(db, facilityId, { ...filter, afterId: page.afterId, limit: page.limit + 1 });
+  return listPlans(db, facilityId, filter, page);
 }
 
 export async function createPlan(

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { readPageRequest, toPage } from '../../http/paging.js';
+import { readPageRequest, sendPage } from '../../http/paging.js';
 import { problemResponses } from '../../http/schemas.js';
-import { TemplateList, TemplateListQuery } from './template.schemas.js';
+import { TemplateList, TemplateListQuery, templateRepresentation } from './template.schemas.js';
 
 export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -15,15 +15,12 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TemplateList, ...problemResponses() },
       },
     },
-    async (request) => {
-      const page = readPageRequest(request.query);
-      const rows = app.templates.list({
-        sportId: request.query.sport_id,
-        afterId: page.afterId,
-        limit: page.limit + 1,
-      });
-      const { items, nextCursor } = toPage(rows, page.limit);
-      return { templates: items, next_cursor: nextCursor };
+    async (request, reply) => {
+      const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
+      // In memory: the page's bytes are counted as it is serialized.
+      return sendPage(reply, 'templates', page, templateRepresentation, ({ afterId, rows }) =>
+        app.templates.list({ sportId: request.query.sport_id, afterId, limit: rows }),
+      );
     },
   );
 };

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { representationOf } from '../../http/representation.js';
 import { CurrencyCode, Id, ListResponse, MoneyAmount, Nullable, PagingQuery } from '../../http/schemas.js';
 import { EntitlementList } from '../entitlements/entitlement.schemas.js';
 import { BillingPeriod } from '../plans/plan.schemas.js';
@@ -18,6 +19,7 @@ export const Template = Type.Object(
   { additionalProperties: false },
 );
 export type Template = Static<typeof Template>;
+export const templateRepresentation = representationOf(Template);
 
 export const TemplateListQuery = Type.Object(
   { sport_id: Type.Optional(Id), ...PagingQuery },
