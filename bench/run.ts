@@ -28,7 +28,7 @@ import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/database.js';
-import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
+import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
 import { createTestDatabase, removeSqliteFiles } from '../test/harness.js';
 import { type LoadResult, loadGenerator, runLoad } from './load.js';
 import { peakRssMb, type Running, startFloor, startService, stop } from './processes.js';
@@ -119,7 +119,9 @@ function notePeakRss(target: Running, scenario: Scenario): void {
 }
 
 function describePeakRises(target: Running): string {
-  return (peakRises.get(target) ?? []).map(({ scenario, mb }) => `${scenario} ${mb.toFixed(0)} MB`).join(', ');
+  return (peakRises.get(target) ?? [])
+    .map(({ scenario, mb }) => `${scenario} ${mb.toFixed(0)} MB`)
+    .join(', ');
 }
 
 /**

@@ -1,5 +1,5 @@
 /** The benchmark's scenarios: each plans one request at a time from the seeded data. */
-import { encodeCursor } from '../src/http/paging.js';
+import { encodeCursor } from '../src/core/paging.js';
 import type { PlannedRequest } from './load.js';
 import { LARGE_FACILITY, type Seeded, seededEmail } from './seed.js';
 

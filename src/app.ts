@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.js';
 import { openChangeCounter } from './db/change-counter.js';
-import { type Database, type Db, type DialectName, openDatabase } from './db/database.js';
+import { type Database, type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerAuthentication } from './http/auth.js';
 import { registerAuthFailureLimit } from './http/auth-failure-limit.js';
@@ -27,17 +27,16 @@ import { type LogSettings, lazyRequestLogger, registerRequestLog } from './http/
 import { registerResponseHeaders } from './http/response-headers.js';
 import { Problem } from './http/schemas.js';
 import { createValidatorCompiler, refuseUndeclaredQuery } from './http/validation.js';
+import { createKeyVerifier } from './infrastructure/api-keys/api-key.service.js';
+import { healthRoutes } from './infrastructure/health/health.routes.js';
+import { registerIdempotency } from './infrastructure/idempotency/idempotency.hooks.js';
 import { startJobs } from './jobs/job-runner.js';
-import { createKeyVerifier } from './modules/api-keys/api-key.service.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { registerIdempotency } from './modules/idempotency/idempotency.hooks.js';
 import { loadTemplateCatalog, type TemplateCatalog } from './modules/templates/template.catalog.js';
 import { PERIODIC_JOBS, registerModules } from './modules.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
-    dialect: DialectName;
     templates: TemplateCatalog;
     /** PAGE_MAX_BYTES: what the items of one list page take at most. */
     pageMaxBytes: number;
@@ -82,7 +81,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('db', database.db);
-  app.decorate('dialect', database.dialect);
   app.decorate('templates', templates);
   app.decorate('pageMaxBytes', config.pageMaxBytes);
   const keyChanges = openChangeCounter(database, 'api_keys_changed');

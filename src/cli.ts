@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { announceDatabase, openCommandDatabase } from './cli-database.js';
 import { type Config, loadConfig } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
-import { registerKeyCommands } from './modules/api-keys/api-key.cli.js';
+import { registerKeyCommands } from './infrastructure/api-keys/api-key.cli.js';
 import { packageName, packageVersion } from './package-info.js';
 import { explainFailure } from './startup-failure.js';
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempotency.job.js';
 import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
-import { entitlementRoutes } from './modules/entitlements/entitlement.routes.js';
-import { purgeExpiredIdempotencyKeys } from './modules/idempotency/idempotency.job.js';
 import { memberRoutes } from './modules/members/member.routes.js';
+import { entitlementRoutes } from './modules/plans/entitlement.routes.js';
 import { planRoutes } from './modules/plans/plan.routes.js';
 import { policyRoutes } from './modules/policy/policy.routes.js';
 import { templateRoutes } from './modules/templates/template.routes.js';

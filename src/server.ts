@@ -6,7 +6,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createFirstAdminKey } from './modules/api-keys/api-key.service.js';
+import { createFirstAdminKey } from './infrastructure/api-keys/api-key.service.js';
 import { loadTemplateCatalog } from './modules/templates/template.catalog.js';
 
 /**

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { revokeApiKey } from '../src/modules/api-keys/api-key.repository.js';
-import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
+import { revokeApiKey } from '../src/infrastructure/api-keys/api-key.repository.js';
+import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
 import { type Api, assertProblem, describeEachDialect } from './harness.js';
 
 const ADMIN_API_KEY = 'test-admin-key-0123456789';

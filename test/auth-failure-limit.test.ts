@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
-import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
+import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
 import { type Api, assertProblem, describeEachDialect, type TestResponse } from './harness.js';
 
 const ADMIN_API_KEY = 'test-admin-key-auth-failures';
@@ -183,6 +183,8 @@ test('with Redis unreachable, failures are counted in the process, without waiti
     assert.ok(Date.now() - started < 1000, 'a failure does not wait for the missing Redis');
   }
   assertThrottled(await send(app, from, ADMIN_API_KEY));
-  const warnings = logLines.filter((line) => line.includes('redis unavailable; rate limits are counted per process'));
+  const warnings = logLines.filter((line) =>
+    line.includes('redis unavailable; rate limits are counted per process'),
+  );
   assert.equal(warnings.length, 1, logLines.join(''));
 });

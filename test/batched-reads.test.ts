@@ -1,5 +1,5 @@
 /**
- * Point reads on PostgreSQL go in batches (src/db/batched-read.ts): reads that
+ * Point reads on PostgreSQL go in batches (src/db/postgres/batched-read.ts): reads that
  * arrive together share one query, and so do reads asked for while a batch's
  * query runs. SQLite reads each row at once. Queries are counted through the
  * data layer.

@@ -61,7 +61,7 @@ test('PostgreSQL refusing connections: 503 with Retry-After on reads and writes,
     assert.equal(response.json().code, 'service_unavailable');
     assert.ok(Number(response.headers['retry-after']) >= 1);
   }
-  // Reads that arrive together share one query (src/db/batched-read.ts): each of them is answered 503.
+  // Reads that arrive together share one query (src/db/postgres/batched-read.ts): each of them is answered 503.
   const together = await Promise.all(
     ['/admin/facilities/1/members/1', '/admin/facilities/1/members/2', '/admin/facilities/1/plans/1'].map(
       (url) => app.inject({ url }),

@@ -1,5 +1,5 @@
 /**
- * SQLite group commit (src/db/sqlite-driver.ts): transactions that run in one
+ * SQLite group commit (src/db/sqlite/driver.ts): transactions that run in one
  * turn of the event loop share one COMMIT. These are the rules that make that
  * safe, checked with a second connection to the same file, which sees only
  * what is committed. (PostgreSQL commits each transaction by itself.)

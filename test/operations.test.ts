@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
-import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
+import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
 import { removeSqliteFiles } from './harness.js';
 import { startService } from './service-process.js';
 

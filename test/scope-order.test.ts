@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { createApiKey } from '../src/modules/api-keys/api-key.service.js';
+import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
 import { assertInvalid, assertProblem, describeEachDialect } from './harness.js';
 
 const ADMIN_API_KEY = 'test-admin-key-scope-order';

@@ -1,5 +1,5 @@
 /**
- * SQLite WAL checkpoints from a background thread (src/db/sqlite-checkpointer.ts):
+ * SQLite WAL checkpoints from a background thread (src/db/sqlite/checkpointer.ts):
  * the serving connection only appends to the WAL, and committed pages still
  * reach the database file within moments. The database file's size shows
  * it: pages are copied into it only by a checkpoint.

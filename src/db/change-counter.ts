@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Database } from './database.js';
-import { GroupCommitSqliteAdapter } from './sqlite-dialect.js';
+import { GroupCommitSqliteAdapter } from './sqlite/dialect.js';
 
 /**
  * Tells whether another connection may have changed a table since a value

@@ -3,10 +3,11 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, type LogConfig, type Transaction } from 'kysely';
 import type pg from 'pg';
-import { openPostgres } from './postgres-dialect.js';
+import { openPostgres } from './postgres/dialect.js';
+import type { QueryListener } from './query-listener.js';
 import type { DatabaseSchema } from './schema.js';
-import { SERVING_CONNECTION_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
-import { groupCommitSqliteDialect } from './sqlite-dialect.js';
+import { SERVING_CONNECTION_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite/checkpointer.js';
+import { groupCommitSqliteDialect } from './sqlite/dialect.js';
 
 export type Db = Kysely<DatabaseSchema>;
 export type Trx = Transaction<DatabaseSchema>;
@@ -34,7 +35,7 @@ export function parseDatabaseUrl(url: string): { dialect: DialectName; target: s
 
 export interface OpenOptions {
   /** Called with every query the data layer runs (tests count them). */
-  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  onQuery?: QueryListener;
   /** SQLite file: checkpoint the WAL from a background thread (the serving process). */
   checkpointInBackground?: boolean;
   /** SQLite file: fail rather than create the file (and its directory) when it is missing. */

@@ -1,5 +1,5 @@
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { PLANNED_PER_CALL } from './postgres-dialect.js';
+import { PLANNED_PER_CALL } from './planned-per-call.js';
 
 /**
  * What a list reads for a page: at most `rows` rows after `afterId`, in id
@@ -18,7 +18,7 @@ export interface RowSizes {
   /**
    * SQL for bytes that a row's JSON holds at least (its long texts, plus a
    * floor for the rest): a page cut at these bytes is over its budget when
-   * serialized too (src/http/paging.ts), and so says that more rows follow.
+   * serialized too (src/http/page-reply.ts), and so says that more rows follow.
    */
   jsonBytesAtLeast: RawBuilder<number>;
   /** What one row can take in memory at most, from the schema's limits. */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { anyOf, batchReads, readsInBatches } from './batched-read.js';
 import type { Executor } from './database.js';
 import { dialectOf } from './dialect.js';
+import { anyOf, batchReads, readsInBatches } from './postgres/batched-read.js';
 import { prepareQuery } from './prepared-query.js';
 import type { DatabaseSchema } from './schema.js';
 

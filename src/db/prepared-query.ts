@@ -1,8 +1,8 @@
 import type { Compilable, CompiledQuery } from 'kysely';
 import type { Db, DialectName, Executor } from './database.js';
 import { dialectOf } from './dialect.js';
-import { PooledPostgresAdapter } from './postgres-dialect.js';
-import { GroupCommitSqliteAdapter } from './sqlite-dialect.js';
+import { PooledPostgresAdapter } from './postgres/dialect.js';
+import { GroupCommitSqliteAdapter } from './sqlite/dialect.js';
 
 /** Stands in for a value while a prepared query is compiled; replaced on every run. */
 class Parameter {

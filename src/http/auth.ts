@@ -1,17 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import type { createKeyVerifier } from '../modules/api-keys/api-key.service.js';
-import { AppError } from './errors.js';
+import { AppError } from '../core/errors.js';
+import type { Principal } from '../core/principal.js';
+import type { createKeyVerifier } from '../infrastructure/api-keys/api-key.service.js';
 import { MAX_ID } from './schemas.js';
-
-/** Who is calling: an API key's identity, role and facility scope. */
-export interface Principal {
-  /** 0 for ADMIN_API_KEY; null when authentication is off. */
-  keyId: number | null;
-  keyName: string;
-  role: 'admin' | 'viewer';
-  facilityIds: number[] | 'all';
-}
 
 declare module 'fastify' {
   interface FastifyRequest {

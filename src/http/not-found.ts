@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import FindMyWay, { type HTTPMethod, type HTTPVersion } from 'find-my-way';
+import { AppError } from '../core/errors.js';
 import { sendProblem } from './error-handler.js';
-import { AppError } from './errors.js';
 import { requestPathOf } from './request-target.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

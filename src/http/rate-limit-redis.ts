@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { type Counter, localCounter } from './rate-limit.js';
+import { type Counter, localCounter } from './rate-limit-counter.js';
 
 /**
  * Counts shared by every instance through one Redis connection per process:

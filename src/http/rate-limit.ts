@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { AppError } from './errors.js';
+import { AppError } from '../core/errors.js';
+import { localCounter } from './rate-limit-counter.js';
 import type { SharedCounter } from './rate-limit-redis.js';
-
-/** Counts a request of `key` in `window` and gives the count so far. */
-export type Counter = (key: string, window: number) => number | Promise<number>;
 
 /**
  * Per-API-key rate limit: RATE_LIMIT_PER_MINUTE requests per window of
@@ -56,19 +54,4 @@ export function registerRateLimit(app: FastifyInstance, config: Config, shared?:
 
 function keyOf(request: FastifyRequest): string {
   return request.principal?.keyId == null ? `ip:${request.ip}` : `key:${request.principal.keyId}`;
-}
-
-/** Counts of the current window only: memory holds one number per key that asked in it. */
-export function localCounter(): Counter {
-  let current = Number.NaN;
-  let counts = new Map<string, number>();
-  return (key, window) => {
-    if (window !== current) {
-      current = window;
-      counts = new Map();
-    }
-    const counted = (counts.get(key) ?? 0) + 1;
-    counts.set(key, counted);
-    return counted;
-  };
 }

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { ERROR_CODES } from './errors.js';
+import { ERROR_CODES } from '../core/errors.js';
 
 /**
  * Schemas shared by every resource. Each route's schema is written once and

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
-import type { FieldError } from './errors.js';
+import type { FieldError } from '../core/errors.js';
 import { NoQuery } from './schemas.js';
 import { textCharacterErrors } from './text-characters.js';
 

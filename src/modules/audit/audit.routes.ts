@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { invalidField } from '../../http/errors.js';
-import { readPageRequest, sendPage } from '../../http/paging.js';
+import { invalidField } from '../../core/errors.js';
+import { readPageRequest } from '../../core/paging.js';
+import { sendPage } from '../../http/page-reply.js';
 import { FacilityParams, problemResponses } from '../../http/schemas.js';
 import { listAuditEvents } from './audit.repository.js';
 import { AuditEventList, AuditEventListQuery, auditEventRepresentation } from './audit.schemas.js';

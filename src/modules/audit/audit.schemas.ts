@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { representationOf } from '../../http/representation.js';
+import { representationOf } from '../../core/representation.js';
 import { Id, ListResponse, Nullable, PagingQuery, StringEnum, Timestamp } from '../../http/schemas.js';
 
 export const RESOURCE_TYPES = ['plan', 'entitlements', 'member', 'policy'] as const;

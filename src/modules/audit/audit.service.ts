@@ -1,5 +1,5 @@
+import type { WriteContext } from '../../core/write-context.js';
 import type { Executor } from '../../db/database.js';
-import type { WriteContext } from '../../http/write-context.js';
 import { insertAuditEvent } from './audit.repository.js';
 import type { AuditAction, ResourceType } from './audit.schemas.js';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertInvalid, assertProblem, describeEachDialect } from '../../../test/harness.js';
-import { createApiKey } from '../api-keys/api-key.service.js';
+import { createApiKey } from '../../infrastructure/api-keys/api-key.service.js';
 import { actionsOf, createPlanIn, eventsOf, f } from './audit.fixtures.js';
 
 describeEachDialect('audit trail', (api) => {

@@ -9,14 +9,14 @@ import { type PageRead, type RowSizes, readPageRows } from '../../db/page-rows.j
 import type { DatabaseSchema } from '../../db/schema.js';
 import { MEMBER_COLUMNS } from './member.repository.js';
 import type { Member } from './member.schemas.js';
-import { chooseIndexedParts, sampleOfFacility } from './member-search-sample.js';
+import { chooseIndexedParts, sampleOfFacility } from './search/member-search-sample.js';
 import {
   containsGlob,
   containsPattern,
   type IndexedTerm,
   indexedTerm,
   SEARCHED_TEXT,
-} from './member-search-term.js';
+} from './search/member-search-term.js';
 
 export interface MemberFilter {
   sportId?: number;

@@ -1,31 +1,5 @@
-import { AppError, invalidField } from '../../http/errors.js';
-import type { MemberStatus } from './member.schemas.js';
-
-/** Where each status may move by PATCH. `removed` is reached only by DELETE. */
-const STATUS_MOVES: Record<MemberStatus, readonly MemberStatus[]> = {
-  pending: ['active', 'cancelled'],
-  active: ['frozen', 'suspended', 'cancelled'],
-  frozen: ['active', 'cancelled'],
-  suspended: ['active', 'cancelled'],
-  cancelled: ['active'],
-  removed: ['pending', 'active'],
-};
-
-/** The status table as the OpenAPI description of `status` shows it, made from the rules themselves. */
-export function statusMovesDescription(): string {
-  const rows = Object.entries(STATUS_MOVES).map(([from, to]) => `| ${from} | ${to.join(', ')} |`);
-  return [
-    'Moves by PATCH (the same status again changes nothing):',
-    '',
-    '| from | to |',
-    '|---|---|',
-    ...rows,
-    '',
-    "Any other move is 409 `invalid_status_transition`. To `frozen` while the policy's `allow_freeze` is " +
-      'false is 409 `freeze_not_allowed`. `removed` is reached only by DELETE; a PATCH from `removed` ' +
-      'restores the member and clears `deleted_at`.',
-  ].join('\n');
-}
+import { AppError, invalidField } from '../../core/errors.js';
+import { type MemberStatus, STATUS_MOVES } from './member-status.js';
 
 export function assertStatusMove(from: MemberStatus, to: MemberStatus, allowFreeze: boolean): void {
   if (from === to) return;

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { representationOf } from '../../http/representation.js';
+import { representationOf } from '../../core/representation.js';
 import {
   DateOnly,
   FacilityParams,
@@ -10,11 +10,10 @@ import {
   StringEnum,
   Timestamp,
 } from '../../http/schemas.js';
-import { statusMovesDescription } from './member.rules.js';
+import { MEMBER_STATUSES, statusMovesDescription } from './member-status.js';
 
 export const MEMBER_ROLES = ['member', 'coach', 'staff', 'admin'] as const;
-export const MEMBER_STATUSES = ['pending', 'active', 'frozen', 'suspended', 'cancelled', 'removed'] as const;
-export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+export { MEMBER_STATUSES, type MemberStatus } from './member-status.js';
 
 const editable = {
   first_name: Type.String({

@@ -1,10 +1,10 @@
+import { changedFields } from '../../core/changes.js';
+import { AppError } from '../../core/errors.js';
+import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
+import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { PageRead } from '../../db/page-rows.js';
-import { changedFields } from '../../http/changes.js';
-import { AppError } from '../../http/errors.js';
-import { assertIfMatch, etagOf, writeTimeAfter } from '../../http/etag.js';
-import type { WriteContext } from '../../http/write-context.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPlanById } from '../plans/plan.repository.js';
 import { readPolicySettings, todayIn } from '../policy/policy.service.js';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { readPageRequest, sendPage } from '../../http/paging.js';
+import { readPageRequest } from '../../core/paging.js';
+import { sendPage } from '../../http/page-reply.js';
 import { replyWithResource } from '../../http/resource-reply.js';
 import {
   BODY_PROBLEMS,
@@ -11,8 +12,8 @@ import {
   Resource,
 } from '../../http/schemas.js';
 import { trimBodyFields } from '../../http/trim.js';
-import { locationOf, writeContextOf } from '../../http/write-context.js';
-import { IdempotencyHeaders } from '../idempotency/idempotency.hooks.js';
+import { locationOf, writeContextOf } from '../../http/write-request.js';
+import { IdempotencyHeaders } from '../../infrastructure/idempotency/idempotency.hooks.js';
 import {
   Plan,
   PlanCreate,

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { representationOf } from '../../http/representation.js';
+import { representationOf } from '../../core/representation.js';
 import {
   CurrencyCode,
   FacilityParams,

@@ -1,14 +1,14 @@
+import { changedFields } from '../../core/changes.js';
+import { AppError } from '../../core/errors.js';
+import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
+import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { PageRead } from '../../db/page-rows.js';
-import { changedFields } from '../../http/changes.js';
-import { AppError } from '../../http/errors.js';
-import { assertIfMatch, etagOf, writeTimeAfter } from '../../http/etag.js';
-import type { WriteContext } from '../../http/write-context.js';
 import { entitlementFields, recordAuditEvent } from '../audit/audit.service.js';
-import { replaceEntitlements } from '../entitlements/entitlement.repository.js';
 import { readPolicySettings } from '../policy/policy.service.js';
-import type { TemplateCatalog } from '../templates/template.catalog.js';
+import { replaceEntitlements } from './entitlement.repository.js';
+import type { Entitlement } from './entitlement.schemas.js';
 import {
   deletePlanById,
   findPlanById,
@@ -53,10 +53,26 @@ export async function listPlansOfFacility(
   return listPlans(db, facilityId, filter, page);
 }
 
+/**
+ * The plan templates a plan may be made from. The catalog (templates/) is
+ * one; this module names only what it needs, so that it does not depend on it.
+ */
+export interface PlanTemplates {
+  findById(id: number): PlanTemplate | undefined;
+}
+
+type PlanTemplate = Pick<
+  PlanValues,
+  'description' | 'sport_id' | 'price_amount' | 'currency' | 'billing_period' | 'duration_days'
+> & {
+  id: number;
+  entitlements: Entitlement[];
+};
+
 export async function createPlan(
   db: Db,
   context: WriteContext<Plan>,
-  templates: TemplateCatalog,
+  templates: PlanTemplates,
   facilityId: number,
   body: PlanCreate,
 ): Promise<Plan> {

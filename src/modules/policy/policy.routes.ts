@@ -7,7 +7,7 @@ import {
   problemResponses,
   Resource,
 } from '../../http/schemas.js';
-import { writeContextOf } from '../../http/write-context.js';
+import { writeContextOf } from '../../http/write-request.js';
 import { Policy, PolicyPatch, policyRepresentation } from './policy.schemas.js';
 import { getOrCreatePolicy, patchPolicy } from './policy.service.js';
 

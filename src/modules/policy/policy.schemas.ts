@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { representationOf } from '../../http/representation.js';
+import { representationOf } from '../../core/representation.js';
 import { CurrencyCode, Id, MoneyAmount, Timestamp } from '../../http/schemas.js';
 
 const STORED_ONLY = "Stored for the facility's other systems; this service does not enforce it.";

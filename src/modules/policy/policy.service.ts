@@ -1,7 +1,7 @@
+import { changedFields } from '../../core/changes.js';
+import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
+import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
-import { changedFields } from '../../http/changes.js';
-import { assertIfMatch, etagOf, writeTimeAfter } from '../../http/etag.js';
-import type { WriteContext } from '../../http/write-context.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPolicyByFacilityId, insertDefaultPolicy, updatePolicy } from './policy.repository.js';
 import { DEFAULT_POLICY, type Policy, type PolicyPatch, policyRepresentation } from './policy.schemas.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { invalidField } from '../../http/errors.js';
+import { invalidField } from '../../core/errors.js';
 
 let ianaNames: Map<string, string> | undefined;
 /** Names already found usable: building an Intl formatter costs about 0.1 ms. At most the ~600 IANA names. */

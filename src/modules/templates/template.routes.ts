@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { readPageRequest, sendPage } from '../../http/paging.js';
+import { readPageRequest } from '../../core/paging.js';
+import { sendPage } from '../../http/page-reply.js';
 import { problemResponses } from '../../http/schemas.js';
 import { TemplateList, TemplateListQuery, templateRepresentation } from './template.schemas.js';
 

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { representationOf } from '../../http/representation.js';
+import { representationOf } from '../../core/representation.js';
 import { CurrencyCode, Id, ListResponse, MoneyAmount, Nullable, PagingQuery } from '../../http/schemas.js';
-import { EntitlementList } from '../entitlements/entitlement.schemas.js';
+import { EntitlementList } from '../plans/entitlement.schemas.js';
 import { BillingPeriod } from '../plans/plan.schemas.js';
 
 export const Template = Type.Object(

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { invalidField } from '../../http/errors.js';
+import { invalidField } from '../../core/errors.js';
 import { replyWithResource } from '../../http/resource-reply.js';
 import { BODY_PROBLEMS, IfMatchHeaders, NoContent, problemResponses, Resource } from '../../http/schemas.js';
-import { writeContextOf } from '../../http/write-context.js';
-import { PlanParams } from '../plans/plan.schemas.js';
+import { writeContextOf } from '../../http/write-request.js';
 import {
   Entitlement,
   EntitlementCollection,
@@ -19,6 +18,7 @@ import {
   replacePlanEntitlements,
   setPlanEntitlement,
 } from './entitlement.service.js';
+import { PlanParams } from './plan.schemas.js';
 
 const COLLECTION = '/admin/facilities/:facility_id/plans/:plan_id/entitlements';
 

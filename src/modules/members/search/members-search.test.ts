@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { describeEachDialect } from '../../../test/harness.js';
+import { describeEachDialect } from '../../../../test/harness.js';
 import { SMALL_FACILITY } from './member-search-sample.js';
 
 /**

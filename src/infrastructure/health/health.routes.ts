@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
+import { AppError } from '../../core/errors.js';
 import { isMigrated } from '../../db/migrate.js';
-import { AppError } from '../../http/errors.js';
 
 const Health = Type.Object({ status: Type.Literal('ok') });
 const Readiness = Type.Object({

@@ -1,9 +1,8 @@
+import { AppError, type FieldError } from '../../core/errors.js';
+import { assertIfMatch, etagOf } from '../../core/etag.js';
+import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
-import { AppError, type FieldError } from '../../http/errors.js';
-import { assertIfMatch, etagOf } from '../../http/etag.js';
-import type { WriteContext } from '../../http/write-context.js';
 import { type AuditAction, diffFields, entitlementFields, recordAuditEvent } from '../audit/audit.service.js';
-import { getPlanForEntitlements } from '../plans/plan.service.js';
 import {
   bumpEntitlementsVersion,
   countEntitlements,
@@ -19,6 +18,7 @@ import {
   entitlementRepresentation,
   MAX_ENTITLEMENTS_PER_PLAN,
 } from './entitlement.schemas.js';
+import { getPlanForEntitlements } from './plan.service.js';
 
 /** What the entitlement routes answer with: the data and the write counter that goes into its ETag. */
 export interface Versioned<T> {

@@ -1,23 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Executor } from '../db/database.js';
-import type { Principal } from './auth.js';
-import { etagOf } from './etag.js';
-import type { Representation } from './representation.js';
+import { etagOf } from '../core/etag.js';
+import type { Representation } from '../core/representation.js';
+import type { WriteContext } from '../core/write-context.js';
 import { canonicalPathOf } from './request-target.js';
-
-/** What every write needs besides its input: who asks (for the audit trail) and its precondition. */
-export interface WriteContext<T = { id: number }> {
-  actor: Principal;
-  requestId: string;
-  /** The If-Match header, checked against the current representation inside the transaction. */
-  ifMatch?: string;
-  /**
-   * Called by a create inside its transaction with the new resource: the
-   * answer to an Idempotency-Key is stored in the same commit, so a crash
-   * cannot leave a created resource that a retry would create again.
-   */
-  onCreated?(trx: Executor, created: T): Promise<void>;
-}
 
 /**
  * The path of the collection a POST was sent to, as the route names it: the

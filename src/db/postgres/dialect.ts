@@ -7,11 +7,10 @@ import {
   PostgresAdapter,
   PostgresDialect,
   type PostgresPoolClient,
-  sql,
 } from 'kysely';
 import type pg from 'pg';
-
-export type QueryListener = (sql: string, parameters: readonly unknown[]) => void;
+import { PLANNED_PER_CALL_TEXT } from '../planned-per-call.js';
+import type { QueryListener } from '../query-listener.js';
 
 /**
  * Sessions run in UTC with ISO dates, whatever the server or database sets,
@@ -81,15 +80,6 @@ function loadPg(): typeof pg {
 const MAX_STATEMENT_NAMES = 5000;
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 const statementNames = new Map<string, string>();
-
-/**
- * Ends a query whose best plan depends on its values, as a search's does (an
- * index of the term's trigrams for a rare term, the facility's members in
- * order for a common one): it is planned on every call. A prepared statement
- * would, after five calls, keep one generic plan for every term.
- */
-const PLANNED_PER_CALL_TEXT = '/* planned per call */';
-export const PLANNED_PER_CALL = sql.raw(PLANNED_PER_CALL_TEXT);
 
 /**
  * Data queries run as named prepared statements, so PostgreSQL parses and

@@ -1,7 +1,7 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Principal } from '../../core/principal.js';
 import type { ChangeCounter } from '../../db/change-counter.js';
 import type { Executor } from '../../db/database.js';
-import type { Principal } from '../../http/auth.js';
 import { type ApiKey, countApiKeys, findApiKeyBySecretHash, insertApiKey } from './api-key.repository.js';
 
 /** `fa_` and 32 random bytes: 256 bits, so a fast hash is enough to store it safely. */

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { AppError } from '../../core/errors.js';
 import type { Executor } from '../../db/database.js';
-import { AppError } from '../../http/errors.js';
-import { collectionPathOf } from '../../http/write-context.js';
+import { collectionPathOf } from '../../http/write-request.js';
 import { canonicalJson } from './canonical-json.js';
 import {
   claimIdempotencyKey,

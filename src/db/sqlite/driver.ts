@@ -1,8 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult } from 'kysely';
+import type { QueryListener } from '../query-listener.js';
 import { ConnectionMutex, type Outcome, openOutcome } from './connection-mutex.js';
-
-export type QueryListener = (sql: string, parameters: readonly unknown[]) => void;
 
 const STATEMENT_CACHE_SIZE = 500;
 

@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
 import { type Compilable, type RawBuilder, sql } from 'kysely';
-import type { Db, Executor } from './database.js';
-import { dialectOf } from './dialect.js';
-import { type ParameterFunction, prepareQuery } from './prepared-query.js';
+import type { Db, Executor } from '../database.js';
+import { dialectOf } from '../dialect.js';
+import { type ParameterFunction, prepareQuery } from '../prepared-query.js';
 
 /** Keys in one query at most; more go in the next. */
 const MAX_KEYS_PER_QUERY = 100;

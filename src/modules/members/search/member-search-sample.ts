@@ -4,8 +4,8 @@
  * parts are, which pg_trgm's index does not keep (migration 0007).
  */
 import { sql } from 'kysely';
-import type { Executor } from '../../db/database.js';
-import { PLANNED_PER_CALL } from '../../db/postgres-dialect.js';
+import type { Executor } from '../../../db/database.js';
+import { PLANNED_PER_CALL } from '../../../db/planned-per-call.js';
 import { type IndexedTerm, SEARCHED_TEXT } from './member-search-term.js';
 
 /** A facility of at most this many members is searched in order: a whole read of it costs less than the index. */

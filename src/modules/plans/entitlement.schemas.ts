@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { representationOf } from '../../http/representation.js';
-import { PlanParams } from '../plans/plan.schemas.js';
+import { representationOf } from '../../core/representation.js';
+import { PlanParams } from './plan.schemas.js';
 
 export const MAX_ENTITLEMENTS_PER_PLAN = 100;
 

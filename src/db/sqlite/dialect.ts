@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { type Dialect, type Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
-import { GroupCommitSqliteDriver, type QueryListener } from './sqlite-driver.js';
+import type { QueryListener } from '../query-listener.js';
+import { GroupCommitSqliteDriver } from './driver.js';
 
 /** The adapter of one database: it carries that database's driver, for its direct paths. */
 export class GroupCommitSqliteAdapter extends SqliteAdapter {
