@@ -8,6 +8,7 @@ import { openChangeCounter } from './db/change-counter.js';
 import { type Database, type Db, type DialectName, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerAuthentication } from './http/auth.js';
+import { limitClients } from './http/client-limits.js';
 import { answerClientError, registerErrorHandler, sendProblem, toAppError } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { openLogDestination } from './http/log-destination.js';
@@ -81,6 +82,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', () => keyChanges.close());
   if (ownsDatabase) app.addHook('onClose', () => database.close());
 
+  limitClients(app, config);
   registerJsonBodyParser(app);
   app.setValidatorCompiler(createValidatorCompiler());
   app.addSchema(Problem);

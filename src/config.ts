@@ -26,6 +26,12 @@ export interface Config {
   workers: number;
   /** Bytes of JSON that the items of one list page take at most (a page always holds one item). */
   pageMaxBytes: number;
+  /** Open connections a process accepts at once; further ones are closed as they arrive. */
+  maxConnections: number;
+  /** Bytes of responses that clients have not yet taken, all connections together. */
+  unsentMaxBytes: number;
+  /** A connection on which nothing moves this long (no request bytes in, no response write done) is closed. */
+  stallTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -73,6 +79,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowMs: readInteger(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 3_600_000),
     workers,
     pageMaxBytes: readInteger(env, 'PAGE_MAX_BYTES', 256 * 1024, 16 * 1024, 64 * 1024 * 1024),
+    maxConnections: readInteger(env, 'MAX_CONNECTIONS', 256, 1, 1_000_000),
+    unsentMaxBytes: readInteger(
+      env,
+      'UNSENT_MAX_BYTES',
+      16 * 1024 * 1024,
+      1024 * 1024,
+      4 * 1024 * 1024 * 1024,
+    ),
+    stallTimeoutMs: readInteger(env, 'STALL_TIMEOUT_MS', 30_000, 1000, 3_600_000),
   };
 }
 
