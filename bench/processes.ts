@@ -2,24 +2,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { npmStartCommand } from '../test/service-process.js';
 import { type CpuMeter, cpuMeter, processAndChildren } from './cpu.js';
 
-/**
- * The service is started as `npm start` starts it, without npm in between:
- * the script's environment assignments and node arguments, read from
- * package.json (`NAME=value … node <args>`).
- */
-const START_SCRIPT = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string
-).split(/\s+/);
-const NODE_AT = START_SCRIPT.indexOf('node');
-const SERVICE_ENV = Object.fromEntries(
-  START_SCRIPT.slice(0, NODE_AT).map((assignment) => {
-    const equals = assignment.indexOf('=');
-    return [assignment.slice(0, equals), assignment.slice(equals + 1)];
-  }),
-);
-const SERVICE_ARGS = START_SCRIPT.slice(NODE_AT + 1);
+/** The service is started as `npm start` starts it, without npm in between. */
+const { env: SERVICE_ENV, nodeArgs: SERVICE_ARGS } = npmStartCommand();
 
 export interface Running {
   url: string;

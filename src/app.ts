@@ -9,6 +9,7 @@ import { type Database, type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerAuthentication } from './http/auth.js';
 import { registerAuthFailureLimit } from './http/auth-failure-limit.js';
+import { limitClients } from './http/client-limits.js';
 import {
   answerClientError,
   answerFrameworkError,
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.addHook('preClose', async () => jobs?.stop());
 
+  limitClients(app, config);
   registerJsonBodyParser(app, { maxDepth: config.jsonMaxDepth, maxKeys: config.jsonMaxKeys });
   app.setValidatorCompiler(createValidatorCompiler());
   app.addSchema(Problem);

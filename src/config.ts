@@ -37,6 +37,12 @@ export interface Config {
   workers: number;
   /** Bytes of JSON that the items of one list page take at most (a page always holds one item). */
   pageMaxBytes: number;
+  /** Open connections a process accepts at once; further ones are closed as they arrive. */
+  maxConnections: number;
+  /** Bytes of responses that clients have not yet taken, all connections together. */
+  unsentMaxBytes: number;
+  /** A connection on which nothing moves this long (no request bytes in, no response write done) is closed. */
+  stallTimeoutMs: number;
 }
 
 /** Every invalid setting at once, so that an operator fixes them in one round. */
@@ -115,6 +121,15 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
     authFailureWindowMs: readInteger(env, 'AUTH_FAILURE_WINDOW_MS', 300_000, 1000, 86_400_000),
     workers,
     pageMaxBytes: readInteger(env, 'PAGE_MAX_BYTES', 256 * 1024, 16 * 1024, 64 * 1024 * 1024),
+    maxConnections: readInteger(env, 'MAX_CONNECTIONS', 256, 1, 1_000_000),
+    unsentMaxBytes: readInteger(
+      env,
+      'UNSENT_MAX_BYTES',
+      16 * 1024 * 1024,
+      1024 * 1024,
+      4 * 1024 * 1024 * 1024,
+    ),
+    stallTimeoutMs: readInteger(env, 'STALL_TIMEOUT_MS', 30_000, 1000, 3_600_000),
   };
   if (env[PROBLEMS].length > 0) throw new ConfigError(env[PROBLEMS]);
   return config;

@@ -1,14 +1,41 @@
 /**
  * Runs the real service as a child process (`node --import tsx src/cli.ts
  * serve`), as an operator would, for the tests and scripts that need a second
- * process or a process they can kill.
+ * process or a process they can kill; or built, as `npm start` runs it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The command line of `npm start`, without npm in between: the script's
+ * environment assignments and node arguments (`NAME=value … node <args>`),
+ * read from package.json.
+ */
+export function npmStartCommand(): { env: Record<string, string>; nodeArgs: string[] } {
+  const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const words = (packageJson.scripts.start as string).split(/\s+/);
+  const nodeAt = words.indexOf('node');
+  const env = Object.fromEntries(
+    words.slice(0, nodeAt).map((assignment) => {
+      const equals = assignment.indexOf('=');
+      return [assignment.slice(0, equals), assignment.slice(equals + 1)];
+    }),
+  );
+  return { env, nodeArgs: words.slice(nodeAt + 1) };
+}
+
+/** Compiles src/ to dist/, as `npm start` does first (its prestart script). */
+export function buildService(): void {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
+}
 /** How much of the child's output is kept for error messages. */
 const MAX_OUTPUT_CHARS = 64 * 1024;
 
@@ -20,6 +47,22 @@ export interface ServiceProcess {
   output(): string;
   /** Sends the signal and waits until the process has exited. */
   kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * The status of a GET on a connection of its own, closed afterwards: unlike
+ * fetch's, it stays in no pool, so the connections a test opens are all the
+ * service has.
+ */
+function statusOf(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { agent: false, timeout: 2000 }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('timeout', () => request.destroy(new Error('timed out')));
+    request.on('error', reject);
+  });
 }
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */
@@ -36,17 +79,22 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts the service on a free port of 127.0.0.1 with authentication and the
- * rate limit off, and waits until /readyz answers 200.
+ * rate limit off, and waits until /readyz answers 200. `asNpmStart` runs the
+ * build in dist/ (see buildService) with npm start's node arguments and
+ * environment, as users run it.
  */
 export async function startService(
   databaseUrl: string,
-  options: { env?: Record<string, string>; readyTimeoutMs?: number } = {},
+  options: { env?: Record<string, string>; readyTimeoutMs?: number; asNpmStart?: boolean } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const start = options.asNpmStart ? npmStartCommand() : undefined;
+  const args = start?.nodeArgs ?? ['--import', 'tsx', 'src/cli.ts', 'serve'];
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
+      ...start?.env,
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -89,8 +137,7 @@ export async function startService(
       );
     }
     try {
-      const response = await fetch(`${service.baseUrl}/readyz`, { signal: AbortSignal.timeout(2000) });
-      if (response.status === 200) return service;
+      if ((await statusOf(`${service.baseUrl}/readyz`)) === 200) return service;
     } catch {
       // Not listening yet.
     }
