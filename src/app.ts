@@ -25,7 +25,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { openSharedCounter } from './http/rate-limit-redis.js';
 import { requestIdFor } from './http/request-id.js';
 import { type LogSettings, lazyRequestLogger, registerRequestLog } from './http/request-log.js';
-import { registerResponseHeaders } from './http/response-headers.js';
+import { registerApiResponseHeaders, registerResponseHeaders } from './http/response-headers.js';
 import { Problem } from './http/schemas.js';
 import { createValidatorCompiler, refuseUndeclaredQuery } from './http/validation.js';
 import { createKeyVerifier } from './infrastructure/api-keys/api-key.service.js';
@@ -109,26 +109,35 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(swagger, openApiOptions(config));
   await app.register(
     async (scoped) => {
+      // The documentation's scope: swagger-ui sets its own Content-Security-Policy and caching.
       await scoped.register(swaggerUi, docsPageOptions);
       // The front door: a browser pointed at the service lands on its documentation.
       scoped.get('/', { schema: { hide: true } }, (_request, reply) =>
         reply.redirect(`${config.basePath}/docs`, 302),
       );
-      scoped.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-      registerMetrics(scoped, {
-        pool: database.poolStats,
-        droppedLogLines: logDestination?.droppedLines,
-        jobs: () => jobs?.stats() ?? [],
-        redisAvailable: sharedCounter?.available,
-      });
-      await scoped.register(healthRoutes, { redisAvailable: sharedCounter?.available });
+      // The API's scope: its policies (never cached, nothing to run) hold here and only here.
       await scoped.register(async (api) => {
-        registerAuthFailureLimit(api, config, sharedCounter);
-        registerAuthentication(api, config, createKeyVerifier(database.db, keyChanges, config.adminApiKey));
-        registerRateLimit(api, config, sharedCounter);
-        registerIdempotency(api, { maxResponseBytes: config.idempotencyMaxResponseBytes });
-        refuseUndeclaredQuery(api);
-        await api.register(registerModules);
+        registerApiResponseHeaders(api);
+        api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+        registerMetrics(api, {
+          pool: database.poolStats,
+          droppedLogLines: logDestination?.droppedLines,
+          jobs: () => jobs?.stats() ?? [],
+          redisAvailable: sharedCounter?.available,
+        });
+        await api.register(healthRoutes, { redisAvailable: sharedCounter?.available });
+        await api.register(async (resources) => {
+          registerAuthFailureLimit(resources, config, sharedCounter);
+          registerAuthentication(
+            resources,
+            config,
+            createKeyVerifier(database.db, keyChanges, config.adminApiKey),
+          );
+          registerRateLimit(resources, config, sharedCounter);
+          registerIdempotency(resources, { maxResponseBytes: config.idempotencyMaxResponseBytes });
+          refuseUndeclaredQuery(resources);
+          await resources.register(registerModules);
+        });
       });
     },
     { prefix: config.basePath },

@@ -39,8 +39,10 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
   return (
     reply
       .code(error.status)
-      // Also set here: errors raised before the onRequest hooks (bad URLs) must carry it too.
+      // Also set here: errors raised before the onRequest hooks (bad URLs) must carry them too, and a
+      // problem is an API answer whatever scope raised it (a docs file that is not there).
       .header('x-request-id', request.id)
+      .headers(SECURITY_HEADERS)
       .headers(error.headers)
       .type('application/problem+json')
       .send(problemBody(error, requestPathOf(request), String(request.id)))
