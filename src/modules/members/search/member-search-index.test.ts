@@ -11,7 +11,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { LARGE_FACILITY, seed, seededEmail } from '../../../../bench/seed.js';
 import { createTestDatabase, DIALECTS } from '../../../../test/harness.js';
 import { type Database, openDatabase } from '../../../db/database.js';
-import { asNamedStatement } from '../../../db/postgres/dialect.js';
+import { asNamedStatement } from '../../../db/postgres/named-statements.js';
 import { listMembers } from '../member-list.repository.js';
 import { chooseIndexedParts, SMALL_FACILITY } from './member-search-sample.js';
 import { indexedParts, indexedTerm } from './member-search-term.js';
