@@ -9,7 +9,7 @@ import { CompiledQuery } from 'kysely';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
-import { asNamedStatement } from '../src/db/postgres/dialect.js';
+import { asNamedStatement } from '../src/db/postgres/named-statements.js';
 import { createTestDatabase, DIALECTS } from './harness.js';
 
 const SMALL = 1;

@@ -549,7 +549,7 @@ function checkExpected(endpoint: Endpoint, c: FuzzCase, response: TestResponse):
   const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
   if (c.kind === 'json' && withBody && !isObject(c.value)) {
     if (/"(__proto__|constructor)":/.test(JSON.stringify(c.value))) {
-      // Rejected by the JSON parser's prototype-poisoning guard (see the todo test in http.test.ts).
+      // Rejected by the JSON parser's prototype-poisoning guard (see the __proto__ test in http-bodies.test.ts).
       assert.equal(response.status, 400, response.text);
     } else {
       assertProblem(response, 400, 'validation_error');

@@ -8,8 +8,8 @@ import { type ParameterFunction, prepareQuery } from '../prepared-query.js';
 const MAX_KEYS_PER_QUERY = 100;
 /**
  * A batch query that has run this long (behind a lock, on a lost connection)
- * no longer holds the next batch back. A batch of point reads takes well
- * under a millisecond.
+ * no longer holds the next batch back. It is far above what a batch of
+ * point reads takes, so only a batch that is held up reaches it.
  */
 const STALLED_AFTER_MS = 100;
 
@@ -46,9 +46,9 @@ export function readsInBatches(db: Executor): boolean {
  * end of the turn in which the running one ends. When none runs, a batch
  * goes at the end of the turn in which its first read is asked for
  * (setImmediate), so a read waits for no timer. Batches therefore grow with
- * the load, not with how busy this process happens to be: with two
- * processes on PostgreSQL each saw about half the reads in a turn, batches
- * of two or three, and the server's CPU per read doubled. A failed query
+ * the load, not with how busy this process happens to be: batches cut at
+ * every turn shrank when several processes shared the reads, and the
+ * server's CPU per read rose with them (docs/performance-log.md). A failed query
  * fails every read of its batch with the same error (503 when the database
  * cannot be reached).
  *

@@ -1,109 +1,14 @@
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import {
-  type CompiledQuery,
-  type Dialect,
-  type Kysely,
-  PostgresAdapter,
-  PostgresDialect,
-  type PostgresPoolClient,
-} from 'kysely';
+/**
+ * The PostgreSQL side of openDatabase: Kysely's dialect over one pg pool
+ * whose queries run as named prepared statements, and the adapter that lets
+ * a prepared query run straight on that pool.
+ */
+import { type CompiledQuery, type Dialect, type Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import type pg from 'pg';
-import { PLANNED_PER_CALL_TEXT } from '../planned-per-call.js';
 import type { QueryListener } from '../query-listener.js';
-
-/**
- * Sessions run in UTC with ISO dates, whatever the server or database sets,
- * so timestamps and dates arrive in the one form toIsoTimestamp reads fast
- * (DateStyle 'SQL, DMY' would send `03/02/2000`).
- */
-const UTC_SESSION = '-c TimeZone=UTC -c DateStyle=ISO,YMD';
-const TIMESTAMPTZ_OID = 1184;
-const TIMESTAMP_OID = 1114;
-const DATE_OID = 1082;
-const INT8_OID = 20;
-
-/** How PostgreSQL writes a timestamptz in a UTC session: `2026-11-22 04:00:55.158+00`. */
-const UTC_TIMESTAMP = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/;
-
-/** The same text as `new Date(value).toISOString()`, without parsing a date (3 per member row). */
-function toIsoTimestamp(value: string): string {
-  const match = UTC_TIMESTAMP.exec(value);
-  if (match === null) return new Date(value).toISOString();
-  return `${match[1]}T${match[2]}.${`${match[3] ?? ''}000`.slice(0, 3)}Z`;
-}
-const asText = (value: string) => value;
-const toNumber = (value: string) => Number(value);
-
-type TypeParser = (value: string) => unknown;
-const typeParsers = new Map<number, TypeParser>();
-
-/**
- * Make PostgreSQL rows look like SQLite rows: ISO timestamps, date strings,
- * numbers. pg asks for a parser for every column of every result, so each
- * is looked up once.
- */
-const pgTypes = {
-  getTypeParser(oid: number): TypeParser {
-    let parser = typeParsers.get(oid);
-    if (parser === undefined) {
-      parser = parserFor(oid);
-      typeParsers.set(oid, parser);
-    }
-    return parser;
-  },
-};
-
-function parserFor(oid: number): TypeParser {
-  switch (oid) {
-    case TIMESTAMPTZ_OID:
-    case TIMESTAMP_OID:
-      return toIsoTimestamp;
-    case DATE_OID:
-      return asText;
-    case INT8_OID:
-      return toNumber;
-    default:
-      return loadPg().types.getTypeParser(oid, 'text');
-  }
-}
-
-let pgModule: typeof pg | undefined;
-
-/** pg is loaded only when PostgreSQL is used: an SQLite process saves its memory. */
-function loadPg(): typeof pg {
-  pgModule ??= createRequire(import.meta.url)('pg') as typeof pg;
-  return pgModule;
-}
-
-/** A small, fixed set of SQL texts in practice; past this the names start over. */
-const MAX_STATEMENT_NAMES = 5000;
-const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
-const statementNames = new Map<string, string>();
-
-/**
- * Data queries run as named prepared statements, so PostgreSQL parses and
- * plans each SQL text once per connection instead of on every request.
- */
-export function asNamedStatement(text: string, values: readonly unknown[]): pg.QueryConfig | undefined {
-  if (!PREPARABLE.test(text) || text.endsWith(PLANNED_PER_CALL_TEXT)) return undefined;
-  let name = statementNames.get(text);
-  if (!name) {
-    if (statementNames.size >= MAX_STATEMENT_NAMES) statementNames.clear();
-    name = `fa_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-    statementNames.set(text, name);
-  }
-  return { name, text, values: values as unknown[] };
-}
-
-function withNamedStatements(client: pg.PoolClient): PostgresPoolClient {
-  return {
-    release: (error?: Error | boolean) => client.release(error),
-    query: ((text: string, values: unknown[]) =>
-      client.query(asNamedStatement(text, values) ?? text, values)) as unknown as PostgresPoolClient['query'],
-    // Kysely types the client's query as a set of overloads; this covers the one it calls.
-  };
-}
+import { loadPg } from './load-pg.js';
+import { asNamedStatement, withNamedStatements } from './named-statements.js';
+import { pgTypes, UTC_SESSION } from './type-parsers.js';
 
 /** The adapter of one database: it carries that database's pool, for executeNow. */
 export class PooledPostgresAdapter extends PostgresAdapter {

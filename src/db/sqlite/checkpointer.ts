@@ -42,8 +42,9 @@ export interface Checkpointer {
 /**
  * Checkpoints a SQLite database in WAL mode from a thread of its own. By
  * itself SQLite checkpoints inside the COMMIT that crosses 1,000 WAL pages:
- * copying those pages into a 300 MB database file took about 70 % of every
- * commit's time on the thread that serves requests. Here the copy runs on
+ * copying those pages into a large database file took most of every
+ * commit's time on the thread that serves requests
+ * (docs/performance-log.md). Here the copy runs on
  * another core while the serving connection only appends to the WAL.
  */
 export function startCheckpointer(path: string, onFailure: (error: Error) => void): Checkpointer {

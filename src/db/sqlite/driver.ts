@@ -17,8 +17,9 @@ type RowMaker = (values: unknown[]) => Record<string, unknown>;
  * Rows are read as arrays of values and turned into objects by a function
  * made once per statement from its column names: an object literal, whose
  * shape V8 knows in advance. better-sqlite3 builds row objects one property
- * at a time, which cost half of a page of members and a tenth of a point
- * read. The names are the statement's own columns, quoted as JSON strings.
+ * at a time, which cost much of a page of members and part of a point read
+ * (docs/performance-log.md). The names are the statement's own columns,
+ * quoted as JSON strings.
  * A column named `__proto__` would set the prototype in a literal, so such
  * a statement keeps better-sqlite3's objects.
  */

@@ -54,8 +54,8 @@ export async function patchPolicy(
 /**
  * Today's date (YYYY-MM-DD) in the given time zone. The date changes only
  * when a minute does (every zone's offset is whole minutes today), so it is
- * formatted once per zone and minute: formatting cost a thirtieth of a
- * create.
+ * formatted once per zone and minute: formatting it on every create was a
+ * visible part of a create's cost (docs/performance-log.md).
  */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
   const time = now.getTime();

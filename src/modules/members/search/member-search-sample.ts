@@ -21,19 +21,23 @@ export const COMMON_TERM_SHARE = 0.01;
  * A part in at least this share of the sample is not asked of the index
  * when a rarer part is: its posting lists are long and narrow the search
  * little. `.f1@`, `@example.` and `.com`, which every member of the bench's
- * large facility has, made up two thirds of the index's time for an email.
+ * large facility has, made up most of the index's time for an email.
  */
 export const COMMON_PART_SHARE = 0.1;
 
 /**
  * 200 stretches of 5 members: 1 % of the sample is then members from at
  * least two places in the facility, not one block of members added
- * together (an import sharing a surname). 500 of 2 cost twice as much.
+ * together (an import sharing a surname). More, shorter stretches cost
+ * more reads for little gain (docs/performance-log.md).
  */
 const SEGMENTS = 200;
 const PER_SEGMENT = 5;
 const SAMPLE_TTL_MS = 60_000;
-/** Samples kept per database, the least recently searched dropped first; a large facility's takes about 70 kB. */
+/**
+ * Samples kept per database, the least recently searched dropped first: each
+ * holds the searched text of up to 1,000 members.
+ */
 const MAX_SAMPLES = 32;
 
 /** A facility's size, up to SMALL_FACILITY + 1, and the searched text of up to 1,000 of its members. */
@@ -76,7 +80,8 @@ const samplesByDatabase = new WeakMap<
 /**
  * The members at the start of SEGMENTS evenly spaced stretches of the
  * facility's ids, PER_SEGMENT each: spread over old and new members, found
- * by an index in 200 short reads (7 ms at a million members, by hand). A
+ * by an index in 200 short reads, once a minute: little beside the
+ * searches the sample sends the cheaper way (docs/performance-log.md). A
  * small facility is only counted: PostgreSQL runs a subquery in a `case`
  * only when its branch is taken. Planned per call: a plan for any facility
  * would read a small facility's count by scanning the table.

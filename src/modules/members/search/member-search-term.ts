@@ -38,9 +38,9 @@ export interface IndexedTerm {
  * or two beside another character (`jo li`, `m7.f1@`), for a trigram that
  * names two of its characters. Without one it has at most trigrams such as
  * `  m` (a word that begins with m), which most members have, and which the
- * planner prices as if rare: `x.m` took 1.7 s through the index against
- * 0.6 s reading in order at a million members, and a term with no trigram at
- * all would read the whole index (`...`: 3.2 s). The indexed text separates
+ * planner prices as if rare: such a term (`x.m`) takes longer through the
+ * index than read in order, and a term with no trigram at all would read
+ * the whole index (docs/performance-log.md). The indexed text separates
  * the fields with line breaks, so a term without one is in the text exactly
  * when it is in a field.
  */

@@ -1,0 +1,119 @@
+/**
+ * Media types and JSON parsing (contract: "General" and "Errors"): a body is
+ * read only as application/json (any case, any charset parameter), anything
+ * else is 415; text that is not JSON is 400 malformed_json; neither writes.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { assertProblem, describeEachDialect } from './harness.js';
+import {
+  assertProblemShape,
+  BODY_OPERATIONS,
+  fill,
+  raw,
+  resourceHelpers,
+  split,
+  VALID_BODIES,
+} from './http-rules.js';
+
+describeEachDialect('HTTP rules: media types and JSON parsing', (api) => {
+  const { planNames } = resourceHelpers(api);
+
+  test('a body that is not JSON by its Content-Type is 415, on every operation with a body', async () => {
+    for (const operation of BODY_OPERATIONS) {
+      const { method, path } = split(operation);
+      const url = fill(path, { facility_id: String(api.newFacility()) });
+      const payload = JSON.stringify(VALID_BODIES[operation]);
+      for (const contentType of [
+        'text/plain',
+        'text/plain; charset=utf-8',
+        'application/xml',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/jsonx',
+        'application/problem+json',
+      ]) {
+        const response = await raw(api, method, url, { payload, headers: { 'content-type': contentType } });
+        assertProblem(response, 415, 'unsupported_media_type');
+        assertProblemShape(response, url);
+      }
+      const none = await raw(api, method, url, { payload });
+      assertProblem(none, 415, 'unsupported_media_type');
+    }
+  });
+
+  test('a rejected media type writes nothing', async () => {
+    const facility = api.newFacility();
+    const url = `/admin/facilities/${facility}/plans`;
+    const text = await raw(api, 'POST', url, {
+      payload: '{"name":"Text plan"}',
+      headers: { 'content-type': 'text/plain' },
+    });
+    assertProblem(text, 415, 'unsupported_media_type');
+    const none = await raw(api, 'POST', url, { payload: '{"name":"Bare plan"}' });
+    assertProblem(none, 415, 'unsupported_media_type');
+    assert.deepEqual(await planNames(facility), []);
+    const policy = await raw(api, 'PATCH', `/admin/facilities/${facility}/policy`, {
+      payload: '{"currency":"EUR"}',
+      headers: { 'content-type': 'text/plain' },
+    });
+    assertProblem(policy, 415, 'unsupported_media_type');
+    assert.equal((await api.get(`/admin/facilities/${facility}/policy`)).body.currency, 'USD');
+  });
+
+  test('application/json with a charset parameter, or in upper case, is accepted', async () => {
+    const facility = api.newFacility();
+    const url = `/admin/facilities/${facility}/plans`;
+    const variants = [
+      'application/json; charset=utf-8',
+      'application/json;charset=UTF-8',
+      'Application/JSON',
+    ];
+    for (const [i, contentType] of variants.entries()) {
+      const response = await raw(api, 'POST', url, {
+        payload: JSON.stringify({ name: `Plan ${i}` }),
+        headers: { 'content-type': contentType },
+      });
+      assert.equal(response.status, 201, `${contentType}: ${response.text}`);
+      assert.equal(response.body.name, `Plan ${i}`);
+    }
+    assert.deepEqual(await planNames(facility), ['Plan 0', 'Plan 1', 'Plan 2']);
+  });
+
+  test('unparseable JSON is 400 malformed_json and writes nothing', async () => {
+    const facility = api.newFacility();
+    for (const operation of BODY_OPERATIONS) {
+      const { method, path } = split(operation);
+      const url = fill(path, { facility_id: String(facility) });
+      for (const payload of [
+        '{"name":',
+        '{name: "x"}',
+        "{'name':'x'}",
+        '{"name":"x"}}',
+        '{"name":"x",}',
+        'nul',
+        '{"a":1',
+      ]) {
+        const response = await raw(api, method, url, {
+          payload,
+          headers: { 'content-type': 'application/json' },
+        });
+        assertProblem(response, 400, 'malformed_json');
+        assertProblemShape(response, url);
+      }
+    }
+    assert.deepEqual(await planNames(facility), []);
+    const members = await api.get(`/admin/facilities/${facility}/members`);
+    assert.deepEqual(members.body.members, []);
+  });
+
+  test('an empty body with Content-Type JSON is 400 malformed_json', async () => {
+    const facility = api.newFacility();
+    const url = `/admin/facilities/${facility}/plans`;
+    const response = await raw(api, 'POST', url, {
+      payload: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    assertProblem(response, 400, 'malformed_json');
+  });
+});
