@@ -6,7 +6,7 @@ const ATOMIC_PIPE_WRITE_BYTES = 4096;
 /**
  * Lines are handed on once this much has gathered: one write (a trip to the
  * thread pool and back) then carries a dozen lines. Writing each line as it
- * came cost about 3.5 µs of a 48 µs point read.
+ * came cost a noticeable share of a point read (docs/performance-log.md).
  */
 const WRITE_AFTER_BYTES = 3072;
 /** With little traffic, lines wait at most this long before they are written. */
@@ -34,15 +34,14 @@ export interface LogDestination {
  *   one pipe from interleaving.
  * - No line outlives its request on the heap. Lines gathered as strings until
  *   a batch was full lived across a dozen requests, long enough to be copied
- *   by the young-generation GC and promoted: 242 bytes a request against 52
- *   now, and 6.9 against 4.8 µs of scavenge pauses a request (point reads,
- *   --trace-gc-nvp).
+ *   by the young-generation GC and promoted: several times the bytes a
+ *   request and longer scavenge pauses (docs/performance-log.md).
  *   Earlier, a Buffer per line was a slice of an 8 KB pool slab that lived
- *   until its write returned, and dead slabs piled up as 18 to 22 MB of
+ *   until its write returned, and dead slabs piled up as megabytes of
  *   external memory; a batch buffer is allocated whole and freed with its
  *   batch.
  * - A reader that stops reading (a stuck pipe) does not stall requests:
- *   lines wait in memory up to 8 MB, then are dropped and counted
+ *   lines wait in memory up to MAX_PENDING_LOG_BYTES, then are dropped and counted
  *   (log_lines_dropped_total).
  * - A graceful stop waits for `flushed()` (an onClose hook). When the
  *   process then exits, pino writes what sonic-boom still holds, and the
