@@ -94,7 +94,9 @@ describeEachDialect(
       const { facility, ids } = await facilityOfMembers(4, () => HEAVY);
       // before and after: about 24 kB of JSON each.
       for (const id of ids) {
-        const response = await api.patch(`/admin/facilities/${facility}/members/${id}`, { notes: HEAVY.replaceAll('\u0001', '\u0002') });
+        const response = await api.patch(`/admin/facilities/${facility}/members/${id}`, {
+          notes: HEAVY.replaceAll('\u0001', '\u0002'),
+        });
         assert.equal(response.status, 200, response.text);
       }
       const walked = await walk(api, `/admin/facilities/${facility}/audit-events?limit=1000`, 'audit_events');
