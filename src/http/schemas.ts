@@ -42,7 +42,16 @@ export const NoQuery = Type.Object({}, { additionalProperties: false });
 export const FacilityParams = Type.Object({ facility_id: Id }, { additionalProperties: false });
 
 export const PagingQuery = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: 100,
+      description:
+        'Most items in the page. A page holds fewer when its items reach the byte budget for one page ' +
+        '(PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items.',
+    }),
+  ),
   cursor: Type.Optional(
     Type.String({
       minLength: 1,
@@ -68,7 +77,9 @@ export function ListResponse<K extends string, T extends TSchema>(key: K, item: 
   return Type.Object({
     [key]: Type.Array(item),
     next_cursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'Cursor of the next page; null on the last page',
+      description:
+        'Cursor of the next page; null on the last page. A page may end before `limit` items, when its ' +
+        'items reach the byte budget for one page: a next_cursor that is not null always means more items follow.',
     }),
   } as { [P in K]: ReturnType<typeof Type.Array<T>> } & { next_cursor: TSchema });
 }
