@@ -24,6 +24,8 @@ export interface LoadResult {
   p99: number;
   errors: number;
   cpu?: CpuPerRequest;
+  /** Peak RSS of the process measured during the run and its warm-up, in MB. */
+  peakRssMb?: number;
 }
 
 export interface LoadOptions {

@@ -1,6 +1,6 @@
 /** The processes a benchmark run starts: the floor and the service, as users run it. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { npmStartCommand } from '../test/service-process.js';
 import { type CpuMeter, cpuMeter, processAndChildren } from './cpu.js';
@@ -12,6 +12,8 @@ export interface Running {
   url: string;
   child: ChildProcess;
   cpu: CpuMeter;
+  /** The highest peak RSS taken so far (takePeakRssMb), in MB. */
+  peakMb?: number;
 }
 
 /**
@@ -76,14 +78,38 @@ export async function stop({ child }: Running): Promise<void> {
   await new Promise((resolve) => child.once('exit', resolve));
 }
 
-/** Peak resident memory (VmHWM) of a process or of its busiest child, in MB. */
-export function peakRssMb({ child }: Running): number {
-  let peak = 0;
-  for (const pid of processAndChildren(child.pid as number)) {
+/** Peak resident memory (VmHWM) of a process or of its busiest child, in MB, over the whole run. */
+export function peakRssMb(running: Running): number {
+  return Math.max(running.peakMb ?? 0, largest(running, 'VmHWM'));
+}
+
+/**
+ * The peak RSS since the last call, in MB, then starts a new peak (writing 5
+ * to /proc/<pid>/clear_refs resets VmHWM): the peak of each scenario.
+ */
+export function takePeakRssMb(running: Running): number {
+  const peak = largest(running, 'VmHWM');
+  running.peakMb = Math.max(running.peakMb ?? 0, peak);
+  for (const pid of processAndChildren(running.child.pid as number)) {
     try {
-      const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (match) peak = Math.max(peak, Number(match[1]) / 1024);
+      writeFileSync(`/proc/${pid}/clear_refs`, '5');
     } catch {}
   }
   return peak;
+}
+
+/** RSS now, in MB, and the part of it that is file-backed (the node binary's code, mostly). */
+export function residentMb(running: Running): { rss: number; file: number } {
+  return { rss: largest(running, 'VmRSS'), file: largest(running, 'RssFile') };
+}
+
+function largest({ child }: Running, field: string): number {
+  let most = 0;
+  for (const pid of processAndChildren(child.pid as number)) {
+    try {
+      const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (match) most = Math.max(most, Number(match[1]) / 1024);
+    } catch {}
+  }
+  return most;
 }

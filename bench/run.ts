@@ -31,7 +31,15 @@ import { openDatabase } from '../src/db/database.js';
 import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
 import { createTestDatabase, removeSqliteFiles } from '../test/harness.js';
 import { type LoadResult, loadGenerator, runLoad } from './load.js';
-import { peakRssMb, type Running, startFloor, startService, stop } from './processes.js';
+import {
+  peakRssMb,
+  type Running,
+  residentMb,
+  startFloor,
+  startService,
+  stop,
+  takePeakRssMb,
+} from './processes.js';
 import { printTable, printTargets, type Row } from './report.js';
 import {
   FLOOR,
@@ -93,6 +101,7 @@ async function load(
   time: { duration: number; warmup: number },
 ) {
   const requests = Array.from({ length: PLANNED }, () => scenario.plan(seeded));
+  takePeakRssMb(target);
   const result = await runLoad({
     url: target.url,
     requests,
@@ -104,24 +113,7 @@ async function load(
   });
   // Requests of seconds that the load generator left behind still run in the service and the database.
   if (scenario.connections !== undefined) await sleep(SETTLE_SECONDS * 1000);
-  notePeakRss(target, scenario);
-  return result;
-}
-
-/** Which scenarios raised a process's peak RSS, and to what: where to look when the peak is too high. */
-const peakRises = new Map<Running, { scenario: string; mb: number }[]>();
-
-function notePeakRss(target: Running, scenario: Scenario): void {
-  const rises = peakRises.get(target) ?? [];
-  const mb = peakRssMb(target);
-  if (mb - (rises.at(-1)?.mb ?? 0) >= 1) rises.push({ scenario: scenario.name, mb });
-  peakRises.set(target, rises);
-}
-
-function describePeakRises(target: Running): string {
-  return (peakRises.get(target) ?? [])
-    .map(({ scenario, mb }) => `${scenario} ${mb.toFixed(0)} MB`)
-    .join(', ');
+  return { ...result, peakRssMb: takePeakRssMb(target) };
 }
 
 /**
@@ -193,15 +185,18 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
     }
     // A failed request in any round counts, not only in the median one.
     const errorsOfRounds = (key: string) => rounds[key].reduce((sum, result) => sum + result.errors, 0);
+    const peakOfRounds = (key: string) => Math.max(...rounds[key].map((result) => result.peakRssMb ?? 0));
     const rowOfRounds = (key: string, scenario: Scenario, name = scenario.name): Row => ({
       ...median(rounds[key]),
       errors: errorsOfRounds(key),
+      peakRssMb: peakOfRounds(key),
       scenario: `${name} (median of ${ROUNDS})`,
       ratio: scenario.read ? medianRatio(rounds[key], rounds.floor) : undefined,
     });
     const floorRow: Row = {
       ...median(rounds.floor),
       errors: errorsOfRounds('floor'),
+      peakRssMb: peakOfRounds('floor'),
       scenario: `floor: bare Fastify route, same row by key (median of ${ROUNDS})`,
     };
     const rows: Row[] = [floorRow];
@@ -228,7 +223,6 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
         `page at ${members.toLocaleString()} ${perRound('large')}; page at 1,000 ${perRound('small')}; ` +
         `POST member ${perRound('post')}; PATCH member ${perRound('patch')}`,
     );
-    console.log(`peak RSS of the service, as each scenario raised it: ${describePeakRises(single)}`);
     printTargets({
       dialect,
       members,
@@ -241,6 +235,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       creates: median(rounds.post),
       patches: median(rounds.patch),
       peakRssMb: peakRssMb(single),
+      fileBackedMb: residentMb(single).file,
       peakRssWorkersMb: peakRssMb(multi),
       single: median(rounds.single),
       cores: cpus().length,

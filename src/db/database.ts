@@ -78,6 +78,10 @@ function openSqlite(path: string, options: OpenOptions): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // SQLite's own default, 2 MB: better-sqlite3 raises it to 16 MB, which a
+  // large database fills and which stays in the process's memory; the
+  // operating system's file cache serves the pages read again (docs/operations.md, "Memory").
+  sqlite.pragma('cache_size = -2000');
   const checkpointer =
     !inMemory && options.checkpointInBackground
       ? // Without the thread, the serving connection checkpoints by itself again.
