@@ -62,6 +62,21 @@ function nonReadingClient(service: ServiceProcess, path: string): Socket {
 }
 
 /**
+ * A client that reads the first bytes of its answer, then no more: resolves
+ * once the server has begun to send, so a test need not guess how long the
+ * answer takes to build.
+ */
+async function clientThatStopsReading(service: ServiceProcess, path: string): Promise<Socket> {
+  const { port } = new URL(service.baseUrl);
+  const socket = connect({ host: '127.0.0.1', port: Number(port) });
+  socket.on('error', () => {});
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  await once(socket, 'data');
+  socket.pause();
+  return socket;
+}
+
+/**
  * Whether the server has closed the connection. A client that does not read
  * learns nothing of it, so this one starts reading: a closed connection ends
  * at once, one that the server keeps delivers its answer and stays open.
@@ -128,13 +143,12 @@ for (const dialect of DIALECTS) {
         env: { ...UNLIMITED_PAGE, UNSENT_MAX_BYTES: String(64 * 1024 * 1024), STALL_TIMEOUT_MS: '1000' },
       });
       try {
-        const [early, late] = [LARGEST_PAGES[0], LARGEST_PAGES[0]].map((path) =>
-          nonReadingClient(limited, path),
-        );
-        clients.push(early, late);
-        await sleep(300);
+        const early = await clientThatStopsReading(limited, LARGEST_PAGES[0]);
+        clients.push(early);
         assert.equal(await closedByServer(early), false, 'kept before the timeout');
-        await sleep(2700);
+        const late = await clientThatStopsReading(limited, LARGEST_PAGES[0]);
+        clients.push(late);
+        await sleep(4000);
         assert.equal(await closedByServer(late), true, 'closed after the timeout');
       } finally {
         await limited.kill();
@@ -149,12 +163,11 @@ for (const dialect of DIALECTS) {
         });
         try {
           // 13 MB each: the second would make 26 MB.
-          const first = nonReadingClient(limited, LARGEST_PAGES[0]);
+          const first = await clientThatStopsReading(limited, LARGEST_PAGES[0]);
           clients.push(first);
-          await sleep(500);
-          const second = nonReadingClient(limited, LARGEST_PAGES[0]);
+          // Counted before it is sent: the first is closed by then.
+          const second = await clientThatStopsReading(limited, LARGEST_PAGES[0]);
           clients.push(second);
-          await sleep(500);
           assert.equal(await closedByServer(first), true, 'the one that waited longest is closed');
           assert.equal(await closedByServer(second), false, 'the latest is kept');
           assert.match(limited.output(), /UNSENT_MAX_BYTES/);
