@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # Before anything loads the native SQLite driver, which crashes on an unsupported Node.
 node --import tsx src/runtime-check.ts
 shopt -s globstar nullglob
-if [ $# -gt 0 ]; then files=("$@"); else files=(src/**/*.test.ts test/**/*.test.ts); fi
+if [ $# -gt 0 ]; then files=("$@"); else files=(src/**/*.test.ts test/**/*.test.ts packages/*/test/**/*.test.ts); fi
 echo "Testing on Node $(node -p process.versions.node), ${TEST_DATABASES:-sqlite,postgres} (${#files[@]} files)"
 tap=$(mktemp)
 trap 'rm -f "$tap"' EXIT

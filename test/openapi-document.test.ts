@@ -4,6 +4,7 @@
  * depend on the database, so it runs once, on SQLite.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -156,6 +157,11 @@ describe('the OpenAPI document', () => {
       }
     }
     assert.ok(checked > 100, `only ${checked} examples`);
+  });
+
+  test('the served document is the committed openapi.json', () => {
+    const committed = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
+    assert.deepEqual(doc, committed, 'openapi.json is out of date: run "npm run openapi" and commit it');
   });
 
   test('info.version is the package version', async () => {
