@@ -13,7 +13,7 @@ shopt -s globstar nullglob
 alone=(test/hostile-clients.test.ts)
 if [ $# -gt 0 ]; then files=("$@"); else
   files=()
-  for file in src/**/*.test.ts test/**/*.test.ts; do
+  for file in src/**/*.test.ts test/**/*.test.ts packages/*/test/**/*.test.ts; do
     [[ " ${alone[*]} " == *" $file "* ]] || files+=("$file")
   done
 fi

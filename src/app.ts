@@ -26,14 +26,13 @@ import { openSharedCounter } from './http/rate-limit-redis.js';
 import { requestIdFor } from './http/request-id.js';
 import { type LogSettings, lazyRequestLogger, registerRequestLog } from './http/request-log.js';
 import { registerApiResponseHeaders, registerResponseHeaders } from './http/response-headers.js';
-import { Problem } from './http/schemas.js';
 import { createValidatorCompiler, refuseUndeclaredQuery } from './http/validation.js';
 import { createKeyVerifier } from './infrastructure/api-keys/api-key.service.js';
 import { healthRoutes } from './infrastructure/health/health.routes.js';
 import { registerIdempotency } from './infrastructure/idempotency/idempotency.hooks.js';
 import { startJobs } from './jobs/job-runner.js';
 import { loadTemplateCatalog, type TemplateCatalog } from './modules/templates/template.catalog.js';
-import { PERIODIC_JOBS, registerModules } from './modules.js';
+import { NAMED_SCHEMAS, PERIODIC_JOBS, registerModules } from './modules.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -98,8 +97,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   limitClients(app, config);
   registerJsonBodyParser(app, { maxDepth: config.jsonMaxDepth, maxKeys: config.jsonMaxKeys });
-  app.setValidatorCompiler(createValidatorCompiler());
-  app.addSchema(Problem);
+  app.setValidatorCompiler(createValidatorCompiler(NAMED_SCHEMAS));
+  for (const schema of NAMED_SCHEMAS) app.addSchema(schema);
   registerResponseHeaders(app);
   registerRequestLog(app, logger);
   registerErrorHandler(app, { maxErrors: config.problemMaxErrors });

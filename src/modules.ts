@@ -1,12 +1,66 @@
 import type { FastifyInstance } from 'fastify';
+import type { TSchema } from 'typebox';
+import { FieldError, Problem, ValidationProblem } from './http/responses.js';
 import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempotency.job.js';
 import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
+import { AuditEvent, AuditEventList } from './modules/audit/audit.schemas.js';
 import { memberRoutes } from './modules/members/member.routes.js';
+import {
+  Member,
+  MemberCreate,
+  MemberList,
+  MemberPatch,
+  MemberRole,
+  MemberStatus,
+} from './modules/members/member.schemas.js';
 import { entitlementRoutes } from './modules/plans/entitlement.routes.js';
+import {
+  Entitlement,
+  EntitlementCollection,
+  EntitlementValue,
+  ReplaceEntitlementsBody,
+  SetEntitlementBody,
+} from './modules/plans/entitlement.schemas.js';
 import { planRoutes } from './modules/plans/plan.routes.js';
+import { BillingPeriod, Plan, PlanCreate, PlanList, PlanPatch } from './modules/plans/plan.schemas.js';
 import { policyRoutes } from './modules/policy/policy.routes.js';
+import { Policy, PolicyPatch } from './modules/policy/policy.schemas.js';
 import { templateRoutes } from './modules/templates/template.routes.js';
+import { Template, TemplateList } from './modules/templates/template.schemas.js';
+
+/**
+ * Every named schema, in the order the OpenAPI document lists them: each is
+ * registered once (app.addSchema), so routes and other schemas refer to it
+ * by its `$id` and it is one component of the document.
+ */
+export const NAMED_SCHEMAS: readonly TSchema[] = [
+  Plan,
+  PlanCreate,
+  PlanPatch,
+  PlanList,
+  BillingPeriod,
+  Template,
+  TemplateList,
+  EntitlementCollection,
+  ReplaceEntitlementsBody,
+  Entitlement,
+  SetEntitlementBody,
+  EntitlementValue,
+  Member,
+  MemberCreate,
+  MemberPatch,
+  MemberList,
+  MemberStatus,
+  MemberRole,
+  Policy,
+  PolicyPatch,
+  AuditEvent,
+  AuditEventList,
+  Problem,
+  ValidationProblem,
+  FieldError,
+];
 
 /** The resource modules' routes, in one list. */
 export async function registerModules(app: FastifyInstance): Promise<void> {

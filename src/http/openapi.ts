@@ -40,6 +40,7 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
           'Manage membership plans, plan templates, entitlements, members and the policy of each facility. ' +
           'Errors are RFC 9457 problem details (application/problem+json) with a machine-readable `code`.',
         license: { name: 'MIT', identifier: 'MIT' },
+        contact: { name: 'The operators of this deployment' },
       },
       components: {
         securitySchemes: {
@@ -62,8 +63,82 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
         { name: 'operations', description: 'Health checks, open without a key' },
       ],
     },
+    // A named schema (one with an $id) is the component of that name.
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
     },
+    transformObject: (document) =>
+      withBodyExamples((document as { openapiObject: OpenApiDocument }).openapiObject) as object,
   };
+}
+
+interface MediaType {
+  schema?: { $ref?: string };
+  example?: unknown;
+  examples?: unknown;
+}
+
+interface OpenApiDocument {
+  components?: { schemas?: Record<string, { examples?: unknown[] }> };
+  paths?: Record<
+    string,
+    Record<
+      string,
+      { requestBody?: { content?: Record<string, MediaType> } } & {
+        responses?: Record<string, { content?: Record<string, MediaType> }>;
+      }
+    >
+  >;
+}
+
+const COMPONENT = '#/components/schemas/';
+
+/** The path parameters of the examples: the ids and key the bodies' examples use. */
+const EXAMPLE_PARAMETERS: Record<string, string> = {
+  facility_id: '1',
+  plan_id: '7',
+  member_id: '42',
+  key: 'towel',
+};
+
+type ExampleMap = Record<string, { value?: unknown }>;
+
+function isExampleMap(examples: unknown): examples is ExampleMap {
+  return typeof examples === 'object' && examples !== null && !Array.isArray(examples);
+}
+
+/** Problem examples name the operation's own path as their `instance`. */
+function withInstance(examples: ExampleMap, instance: string): ExampleMap {
+  return Object.fromEntries(
+    Object.entries(examples).map(([name, example]) => {
+      const value = example.value as { instance?: unknown } | undefined;
+      if (typeof value?.instance !== 'string') return [name, example];
+      return [name, { ...example, value: { ...value, instance } }];
+    }),
+  );
+}
+
+/**
+ * Each request and response body that is a named schema shows that schema's
+ * first example, so that the example is written once, with the schema.
+ */
+function withBodyExamples(document: OpenApiDocument): OpenApiDocument {
+  const schemas = document.components?.schemas ?? {};
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    const instance = path.replace(/\{(\w+)\}/g, (_, name: string) => EXAMPLE_PARAMETERS[name] ?? '1');
+    for (const operation of Object.values(operations)) {
+      const bodies = [operation.requestBody, ...Object.values(operation.responses ?? {})];
+      for (const media of bodies.flatMap((body) => Object.values(body?.content ?? {}))) {
+        if (isExampleMap(media.examples)) media.examples = withInstance(media.examples, instance);
+        const name = media.schema?.$ref?.startsWith(COMPONENT)
+          ? media.schema.$ref.slice(COMPONENT.length)
+          : '';
+        const example = schemas[name]?.examples?.[0];
+        if (example !== undefined && media.example === undefined && media.examples === undefined) {
+          media.example = example;
+        }
+      }
+    }
+  }
+  return document;
 }

@@ -1,5 +1,4 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { ERROR_CODES } from '../core/errors.js';
 
 /**
  * Schemas shared by every resource. Each route's schema is written once and
@@ -73,115 +72,39 @@ export const HardDeleteQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export function ListResponse<K extends string, T extends TSchema>(key: K, item: T) {
-  return Type.Object({
-    [key]: Type.Array(item),
-    next_cursor: Type.Union([Type.String(), Type.Null()], {
-      description:
-        'Cursor of the next page; null on the last page. A page may end before `limit` items, when its ' +
-        'items reach the byte budget for one page: a next_cursor that is not null always means more items follow.',
-    }),
-  } as { [P in K]: ReturnType<typeof Type.Array<T>> } & { next_cursor: TSchema });
+/**
+ * A reference to a named schema: `$ref` in the document, and for validation
+ * and serialization, which resolve it when they compile; the named schema's
+ * type in TypeScript.
+ */
+export function Ref<T extends TSchema>(schema: T) {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== 'string') throw new Error('Ref needs a schema with an $id');
+  return Type.Unsafe<Static<T>>({ $ref: id });
 }
 
-export const Problem = Type.Object(
-  {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    code: Type.String(),
-    instance: Type.String(),
-    request_id: Type.String(),
-    errors: Type.Optional(
-      Type.Array(
-        Type.Object({
-          location: StringEnum(['body', 'query', 'path', 'header'] as const),
-          field: Type.String(),
-          message: Type.String(),
-        }),
-      ),
-    ),
-    errors_omitted: Type.Optional(
-      Type.Integer({
-        minimum: 1,
+/** A page of a list: its items and the cursor of the next page. */
+export function ListResponse<K extends string, T extends TSchema>(
+  key: K,
+  item: T,
+  options: { $id: string; examples: unknown[] },
+) {
+  return Type.Object(
+    {
+      [key]: Type.Array(Ref(item)),
+      next_cursor: Type.Union([Type.String(), Type.Null()], {
         description:
-          'How many more problems were found than `errors` lists (it lists at most 100 by default)',
+          'Cursor of the next page; null on the last page. A page may end before `limit` items, when its ' +
+          'items reach the byte budget for one page: a next_cursor that is not null always means more items follow.',
       }),
-    ),
-  },
-  { $id: 'Problem', description: 'RFC 9457 problem details' },
-);
-
-const header = (description: string) => ({ type: 'string', description });
-
-const REQUEST_ID_HEADER = {
-  'x-request-id': header("The client's X-Request-Id when valid, else a generated id"),
-};
-
-const PROBLEM_HEADERS: Record<string, Record<string, ReturnType<typeof header>>> = {
-  401: { 'www-authenticate': header('Bearer realm="facility-admin"') },
-  429: {
-    'retry-after': header('Seconds until a request is allowed again'),
-    'ratelimit-limit': header('Requests allowed per window'),
-    'ratelimit-remaining': header('Requests left in this window'),
-    'ratelimit-reset': header('Seconds until the window resets'),
-    'ratelimit-policy': header('The limit and its window, e.g. 3000;w=60'),
-  },
-  '5XX': { 'retry-after': header('With 503 service_unavailable: seconds to wait before retrying') },
-};
-
-/** A single resource's response: it carries the ETag that If-Match is checked against. */
-export function Resource<T extends TSchema>(schema: T, options: { created?: boolean } = {}) {
-  const headers: Record<string, ReturnType<typeof header>> = {
-    ...REQUEST_ID_HEADER,
-    etag: header('Strong ETag of this representation; send it as If-Match to write only if unchanged'),
-  };
-  if (options.created) {
-    headers.location = header('URL of the created resource');
-    headers['idempotent-replayed'] = header(
-      '"true" when this is the stored answer to a retried Idempotency-Key',
-    );
-  }
-  return Type.Unsafe<Static<T>>({ ...schema, headers });
+    } as unknown as { [P in K]: ReturnType<typeof Type.Array<T>> } & { next_cursor: TSchema },
+    {
+      additionalProperties: false,
+      description: `One page of ${key.replace('_', ' ')}, ordered by id`,
+      ...options,
+    },
+  );
 }
-
-const problemContent = {
-  'application/problem+json': { schema: Type.Ref('Problem') },
-};
-
-/** Each status's description lists the codes it can carry (from the one closed set). */
-const PROBLEM_DESCRIPTIONS: Record<number, string> = Object.fromEntries(
-  [400, 401, 403, 404, 409, 412, 413, 415, 422, 429].map((status) => [
-    status,
-    `${status} problem; code is one of: ${Object.entries(ERROR_CODES)
-      .filter(([, { status: codeStatus }]) => codeStatus === status)
-      .map(([code]) => code)
-      .join(', ')}`,
-  ]),
-);
-
-/** Problem responses for the given statuses, in the form OpenAPI and the serializer share. */
-export function problemResponses(...statuses: number[]) {
-  const responses: Record<string, { description: string; content: typeof problemContent; headers?: object }> =
-    {};
-  for (const status of [400, 401, 403, ...statuses, 429]) {
-    responses[status] = {
-      description: PROBLEM_DESCRIPTIONS[status] ?? 'Problem',
-      content: problemContent,
-      headers: { ...REQUEST_ID_HEADER, ...PROBLEM_HEADERS[status] },
-    };
-  }
-  responses['5XX'] = {
-    description: 'internal_error or service_unavailable',
-    content: problemContent,
-    headers: { ...REQUEST_ID_HEADER, ...PROBLEM_HEADERS['5XX'] },
-  };
-  return responses;
-}
-
-/** The statuses a route with a JSON body can answer besides its own. */
-export const BODY_PROBLEMS = [413, 415] as const;
 
 /** A string enum as `{type: string, enum: [...]}`, with the literal union as its static type. */
 export function StringEnum<const T extends readonly string[]>(

@@ -55,8 +55,15 @@ const ajv = new Ajv({
   verbose: true,
 });
 addFormats(ajv);
+const addedSchemas = new WeakSet<object>();
 
-export function createValidatorCompiler(): FastifySchemaCompiler<JsonSchema> {
+/** `named`: the schemas that routes refer to by `$id`, known to the validator before any route is compiled. */
+export function createValidatorCompiler(named: readonly object[]): FastifySchemaCompiler<JsonSchema> {
+  for (const schema of named) {
+    // One validator serves every app of the process (tests build many): each schema is added once.
+    if (!addedSchemas.has(schema)) ajv.addSchema(schema);
+    addedSchemas.add(schema);
+  }
   return ({ schema, httpPart }) => {
     const validate = ajv.compile(schema);
     if (httpPart === 'body') {

@@ -3,20 +3,25 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { AppError } from '../../core/errors.js';
 import { isMigrated } from '../../db/migrate.js';
+import { Problem, problemResponsesBeforeRouting } from '../../http/responses.js';
+import { Ref } from '../../http/schemas.js';
 
-const Health = Type.Object({ status: Type.Literal('ok') });
-const Readiness = Type.Object({
-  status: Type.Literal('ok'),
-  database: Type.Literal('ok'),
-  migrations: Type.Literal('ok'),
-  redis: Type.Optional(
-    Type.Union([Type.Literal('ok'), Type.Literal('unavailable')], {
-      description:
-        'Only with REDIS_URL set and the rate limit on. `unavailable`: Redis does not answer, and the rate limit counts in each process ' +
-        'until it does. The service is still ready: it serves without Redis.',
-    }),
-  ),
-});
+const Health = Type.Object({ status: Type.Literal('ok') }, { description: 'The process is alive' });
+const Readiness = Type.Object(
+  {
+    status: Type.Literal('ok'),
+    database: Type.Literal('ok'),
+    migrations: Type.Literal('ok'),
+    redis: Type.Optional(
+      Type.Union([Type.Literal('ok'), Type.Literal('unavailable')], {
+        description:
+          'Only with REDIS_URL set and the rate limit on. `unavailable`: Redis does not answer, and the rate limit counts in each process ' +
+          'until it does. The service is still ready: it serves without Redis.',
+      }),
+    ),
+  },
+  { description: 'Ready to serve' },
+);
 
 export interface HealthOptions {
   /** Whether the rate limit's Redis answers; absent without REDIS_URL. */
@@ -32,8 +37,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app
         tags: ['operations'],
         operationId: 'getHealth',
         summary: 'The process is alive',
+        description:
+          'Answers 200 while the process runs, without touching the database: for a liveness probe. ' +
+          'Needs no API key and is not rate-limited.',
         security: [],
-        response: { 200: Health },
+        response: { 200: Health, ...problemResponsesBeforeRouting() },
       },
     },
     async () => ({ status: 'ok' as const }),
@@ -46,12 +54,17 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app
         tags: ['operations'],
         operationId: 'getReadiness',
         summary: 'The database is reachable and migrated',
+        description:
+          'Answers 200 when the database answers and every migration is applied, else 503 ' +
+          '`service_unavailable` with Retry-After: for a readiness probe or a load balancer. Needs no API ' +
+          'key and is not rate-limited.',
         security: [],
         response: {
           200: Readiness,
+          ...problemResponsesBeforeRouting(),
           503: {
             description: 'service_unavailable: the database is unreachable or migrations are pending',
-            content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
+            content: { 'application/problem+json': { schema: Ref(Problem) } },
           },
         },
       },

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidField } from '../../core/errors.js';
 import { readPageRequest } from '../../core/paging.js';
 import { sendPage } from '../../http/page-reply.js';
-import { FacilityParams, problemResponses } from '../../http/schemas.js';
+import { problemResponses } from '../../http/responses.js';
+import { FacilityParams, Ref } from '../../http/schemas.js';
 import { listAuditEvents } from './audit.repository.js';
 import { AuditEventList, AuditEventListQuery, auditEventRepresentation } from './audit.schemas.js';
 
@@ -15,9 +16,16 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['audit'],
         operationId: 'listAuditEvents',
         summary: 'List the audit trail of a facility: who changed what, when, with before and after values',
+        description:
+          'Lists the audit events of the facility by id, one page at a time: pass `next_cursor` as `cursor` ' +
+          'for the next page, with the same filters. Every write that changed something is one event, ' +
+          'written in the same transaction as the change; events cannot be changed or deleted.',
         params: FacilityParams,
         querystring: AuditEventListQuery,
-        response: { 200: AuditEventList, ...problemResponses() },
+        response: {
+          200: { ...Ref(AuditEventList), description: 'One page of audit events' },
+          ...problemResponses(),
+        },
       },
     },
     async (request, reply) => {

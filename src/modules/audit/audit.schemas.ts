@@ -12,6 +12,23 @@ const Change = Type.Object(
   { description: 'The value before and after the write (null when absent)' },
 );
 
+const auditEventExample = {
+  id: 118,
+  facility_id: 1,
+  resource_type: 'member',
+  resource_id: '42',
+  action: 'update',
+  api_key_id: 3,
+  api_key_name: 'front desk',
+  changes: {
+    status: { before: 'active', after: 'frozen' },
+    status_changed_at: { before: '2026-03-02T09:20:11.502Z', after: '2026-03-09T16:42:07.902Z' },
+    notes: { before: null, after: 'Travelling until May' },
+  },
+  request_id: '4e8486049265b344-1x',
+  occurred_at: '2026-03-09T16:42:07.905Z',
+};
+
 export const AuditEvent = Type.Object(
   {
     id: Id,
@@ -31,7 +48,12 @@ export const AuditEvent = Type.Object(
     request_id: Nullable(Type.String()),
     occurred_at: Timestamp,
   },
-  { additionalProperties: false },
+  {
+    $id: 'AuditEvent',
+    additionalProperties: false,
+    description: 'One write: who made it, when, and each changed field before and after',
+    examples: [auditEventExample],
+  },
 );
 export type AuditEvent = Static<typeof AuditEvent>;
 export const auditEventRepresentation = representationOf(AuditEvent);
@@ -49,4 +71,7 @@ export const AuditEventListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const AuditEventList = ListResponse('audit_events', AuditEvent);
+export const AuditEventList = ListResponse('audit_events', AuditEvent, {
+  $id: 'AuditEventPage',
+  examples: [{ audit_events: [auditEventExample], next_cursor: 'aWQ6MTE4' }],
+});

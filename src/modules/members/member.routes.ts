@@ -2,15 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readPageRequest } from '../../core/paging.js';
 import { sendPage } from '../../http/page-reply.js';
 import { replyWithResource } from '../../http/resource-reply.js';
-import {
-  BODY_PROBLEMS,
-  FacilityParams,
-  HardDeleteQuery,
-  IfMatchHeaders,
-  NoContent,
-  problemResponses,
-  Resource,
-} from '../../http/schemas.js';
+import { BODY_PROBLEMS, IDEMPOTENCY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
+import { FacilityParams, HardDeleteQuery, IfMatchHeaders, NoContent, Ref } from '../../http/schemas.js';
 import { trimBodyFields } from '../../http/trim.js';
 import { locationOf, writeContextOf } from '../../http/write-request.js';
 import { IdempotencyHeaders } from '../../infrastructure/idempotency/idempotency.hooks.js';
@@ -41,12 +34,29 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['members'],
         operationId: 'createMember',
         summary: 'Add a member',
+        description:
+          "Adds a member, `active` unless created `pending`, who joins today in the facility's time zone " +
+          "unless `joined_on` says otherwise. The email is unique among the facility's members that are not " +
+          'removed, ignoring case (409 `member_email_conflict`). A plan must be an active plan of the facility ' +
+          '(422 `invalid_plan`) with a seat free when it has `max_members` (409 `plan_full`). A ' +
+          "`date_of_birth` must not be in the future (400) nor make the member younger than the policy's " +
+          '`min_member_age` (422 `member_too_young`). Send an `Idempotency-Key`: a retry with the same key and ' +
+          'body within 24 hours answers the first response again and creates nothing (409 ' +
+          '`idempotency_in_progress` while the first still runs; 422 `idempotency_key_reused` for the same key ' +
+          'with another body).',
         params: FacilityParams,
         headers: IdempotencyHeaders,
-        body: MemberCreate,
+        body: Ref(MemberCreate),
         response: {
-          201: Resource(Member, { created: true }),
-          ...problemResponses(409, 422, ...BODY_PROBLEMS),
+          201: Resource(Member, { description: 'The created member', created: true }),
+          ...problemResponses(
+            'member_email_conflict',
+            'plan_full',
+            'invalid_plan',
+            'member_too_young',
+            ...IDEMPOTENCY_PROBLEMS,
+            ...BODY_PROBLEMS,
+          ),
         },
       },
       preValidation: trimNames,
@@ -73,9 +83,14 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listMembers',
         summary:
           'List members (filters combine with AND; removed members only when the status filter names them)',
+        description:
+          'Lists the members of the facility by id, one page at a time: pass `next_cursor` as `cursor` for ' +
+          'the next page, with the same filters. Filters combine with AND; `q` matches part of the first ' +
+          'name, last name or email, ignoring case. Removed members are listed only when `status` names ' +
+          '`removed`.',
         params: FacilityParams,
         querystring: MemberListQuery,
-        response: { 200: MemberList, ...problemResponses() },
+        response: { 200: { ...Ref(MemberList), description: 'One page of members' }, ...problemResponses() },
       },
     },
     async (request, reply) => {
@@ -101,8 +116,14 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['members'],
         operationId: 'getMember',
         summary: 'Read a member (removed members too)',
+        description:
+          'Reads one member, removed members too. The `ETag` it answers is what `If-Match` takes on a later ' +
+          'PATCH or DELETE of the member.',
         params: MemberParams,
-        response: { 200: Resource(Member), ...problemResponses(404) },
+        response: {
+          200: Resource(Member, { description: 'The member' }),
+          ...problemResponses('member_not_found'),
+        },
       },
     },
     async (request, reply) => {
@@ -118,10 +139,31 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['members'],
         operationId: 'updateMember',
         summary: 'Change some fields of a member, or move its status',
+        description:
+          'Changes the fields sent; a PATCH that changes nothing changes neither `updated_at` nor the ETag. ' +
+          'A status moves only as the table of `MemberStatus` allows (409 `invalid_status_transition`; to ' +
+          "`frozen` while the policy's `allow_freeze` is false, 409 `freeze_not_allowed`); a move from " +
+          '`removed` restores the member. Joining a plan, or coming back to one, needs an active plan of the ' +
+          'facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email stays unique (409 ' +
+          '`member_email_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With ' +
+          '`If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).',
         params: MemberParams,
         headers: IfMatchHeaders,
-        body: MemberPatch,
-        response: { 200: Resource(Member), ...problemResponses(404, 409, 412, 422, ...BODY_PROBLEMS) },
+        body: Ref(MemberPatch),
+        response: {
+          200: Resource(Member, { description: 'The member as changed' }),
+          ...problemResponses(
+            'member_not_found',
+            'invalid_status_transition',
+            'freeze_not_allowed',
+            'member_email_conflict',
+            'plan_full',
+            'invalid_plan',
+            'member_too_young',
+            'precondition_failed',
+            ...BODY_PROBLEMS,
+          ),
+        },
       },
       preValidation: trimNames,
     },
@@ -139,10 +181,18 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['members'],
         operationId: 'deleteMember',
         summary: 'Remove a member (soft), or erase it with hard_delete=true',
+        description:
+          'Moves the member to `removed` (`deleted_at` set, the seat and the email freed); removing again ' +
+          'changes nothing, and a PATCH of the status restores the member. With `hard_delete=true` the ' +
+          'member is erased for good (its audit events stay). With `If-Match`, only if the member is ' +
+          'unchanged since read (else 412 `precondition_failed`).',
         params: MemberParams,
         headers: IfMatchHeaders,
         querystring: HardDeleteQuery,
-        response: { 204: NoContent, ...problemResponses(404, 412) },
+        response: {
+          204: NoContent,
+          ...problemResponses('member_not_found', 'precondition_failed'),
+        },
       },
     },
     async (request, reply) => {

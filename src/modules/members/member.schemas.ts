@@ -7,13 +7,30 @@ import {
   ListResponse,
   Nullable,
   PagingQuery,
+  Ref,
   StringEnum,
   Timestamp,
 } from '../../http/schemas.js';
+import {
+  memberCreateExample,
+  memberExample,
+  memberPageExample,
+  memberUpdateExample,
+} from './member.examples.js';
 import { MEMBER_STATUSES, statusMovesDescription } from './member-status.js';
 
 export const MEMBER_ROLES = ['member', 'coach', 'staff', 'admin'] as const;
-export { MEMBER_STATUSES, type MemberStatus } from './member-status.js';
+export const MemberRole = StringEnum(MEMBER_ROLES, {
+  $id: 'MemberRole',
+  description: "The member's role at the facility",
+  examples: ['member'],
+});
+export const MemberStatus = StringEnum(MEMBER_STATUSES, {
+  $id: 'MemberStatus',
+  description: statusMovesDescription(),
+  examples: ['active'],
+});
+export { MEMBER_STATUSES } from './member-status.js';
 
 const editable = {
   first_name: Type.String({
@@ -41,7 +58,7 @@ const editable = {
   ),
   date_of_birth: Nullable(DateOnly, { description: 'Not in the future; at least the policy min_member_age' }),
   sport_id: Nullable(Id),
-  role: StringEnum(MEMBER_ROLES),
+  role: Ref(MemberRole),
   plan_id: Nullable(Id, { description: 'An active plan of the same facility' }),
   joined_on: DateOnly,
   notes: Nullable(Type.String({ maxLength: 2000 })),
@@ -58,19 +75,24 @@ export const Member = Type.Object(
     date_of_birth: editable.date_of_birth,
     sport_id: editable.sport_id,
     role: editable.role,
-    status: StringEnum(MEMBER_STATUSES, { description: statusMovesDescription() }),
+    status: Ref(MemberStatus),
     plan_id: editable.plan_id,
     joined_on: editable.joined_on,
     notes: editable.notes,
     status_changed_at: Timestamp,
     created_at: Timestamp,
     updated_at: Timestamp,
-    deleted_at: Nullable(Timestamp),
+    deleted_at: Nullable(Timestamp, { description: 'When the member was removed; null while not removed' }),
   },
-  { additionalProperties: false },
+  {
+    $id: 'Member',
+    additionalProperties: false,
+    description: 'A member of a facility',
+    examples: [memberExample],
+  },
 );
 export type Member = Static<typeof Member>;
-export const memberRepresentation = representationOf(Member);
+export const memberRepresentation = representationOf(Member, [MemberRole, MemberStatus]);
 
 export const MemberCreate = Type.Object(
   {
@@ -85,7 +107,9 @@ export const MemberCreate = Type.Object(
     ),
   },
   {
+    $id: 'MemberCreate',
     additionalProperties: false,
+    examples: [memberCreateExample],
     description:
       "Defaults for fields left out: role member, status active, joined_on today in the facility's time zone, " +
       'every other optional field null',
@@ -96,9 +120,14 @@ export type MemberCreate = Static<typeof MemberCreate>;
 export const MemberPatch = Type.Partial(
   Type.Object({
     ...editable,
-    status: StringEnum(MEMBER_STATUSES, { description: statusMovesDescription() }),
+    status: Ref(MemberStatus),
   }),
-  { additionalProperties: false },
+  {
+    $id: 'MemberUpdate',
+    additionalProperties: false,
+    description: 'The fields to change, or a status move; the others keep their values',
+    examples: [memberUpdateExample],
+  },
 );
 export type MemberPatch = Static<typeof MemberPatch>;
 
@@ -139,4 +168,7 @@ export const MemberListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const MemberList = ListResponse('members', Member);
+export const MemberList = ListResponse('members', Member, {
+  $id: 'MemberPage',
+  examples: [memberPageExample],
+});

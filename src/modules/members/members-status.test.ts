@@ -44,8 +44,11 @@ describeEachDialect('member status moves', (api) => {
   test('the OpenAPI description of status holds this table, in the member and in the PATCH body', async () => {
     const doc = (await api.get('/openapi.json')).body;
     const item = doc.paths['/admin/facilities/{facility_id}/members/{member_id}'];
-    const json = (content: { 'application/json': { schema: { properties: Record<string, unknown> } } }) =>
-      content['application/json'].schema.properties.status as { description: string };
+    const component = (ref: string) => doc.components.schemas[ref.replace('#/components/schemas/', '')];
+    const json = (content: { 'application/json': { schema: { $ref: string } } }) =>
+      component(component(content['application/json'].schema.$ref).properties.status.$ref) as {
+        description: string;
+      };
     for (const status of [json(item.get.responses['200'].content), json(item.patch.requestBody.content)]) {
       for (const from of STATUSES) {
         assert.ok(status.description.includes(`| ${from} | ${MOVES[from].join(', ')} |`), status.description);

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidField } from '../../core/errors.js';
 import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, IfMatchHeaders, NoContent, problemResponses, Resource } from '../../http/schemas.js';
+import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
+import { IfMatchHeaders, NoContent, Ref } from '../../http/schemas.js';
 import { writeContextOf } from '../../http/write-request.js';
 import {
   Entitlement,
@@ -30,8 +31,15 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['entitlements'],
         operationId: 'getEntitlements',
         summary: "Read a plan's entitlements, sorted by key",
+        description:
+          "Reads all of a plan's entitlements (an archived plan's too), sorted by key. The `ETag` is the " +
+          "collection's: it changes with any change to the plan's entitlements, not with the plan's own " +
+          'fields, and `If-Match` on every entitlement write takes it.',
         params: PlanParams,
-        response: { 200: Resource(EntitlementCollection), ...problemResponses(404) },
+        response: {
+          200: Resource(EntitlementCollection, { description: "The plan's entitlements" }),
+          ...problemResponses('plan_not_found'),
+        },
       },
     },
     async (request, reply) => {
@@ -53,12 +61,18 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['entitlements'],
         operationId: 'replaceEntitlements',
         summary: "Replace all of a plan's entitlements",
+        description:
+          "Replaces the plan's entitlements with those sent, as a list of `{key, value}` or a map of key to " +
+          'value; keys not sent are removed. A plan has at most 100 entitlements, each key once (400 ' +
+          "`validation_error`). An archived plan's entitlements cannot change (409 `plan_archived`). With " +
+          "`If-Match` (the collection's ETag), only if they are unchanged since read (else 412 " +
+          '`precondition_failed`).',
         params: PlanParams,
         headers: IfMatchHeaders,
-        body: ReplaceEntitlementsBody,
+        body: Ref(ReplaceEntitlementsBody),
         response: {
-          200: Resource(EntitlementCollection),
-          ...problemResponses(404, 409, 412, ...BODY_PROBLEMS),
+          200: Resource(EntitlementCollection, { description: "The plan's entitlements as replaced" }),
+          ...problemResponses('plan_not_found', 'plan_archived', 'precondition_failed', ...BODY_PROBLEMS),
         },
       },
     },
@@ -87,13 +101,19 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['entitlements'],
         operationId: 'setEntitlement',
         summary: 'Set one entitlement (201 when the key is new, 200 when replaced)',
+        description:
+          'Sets the value of one key: 201 when the key is new, 200 when it replaced a value. A new key is ' +
+          'refused once the plan has 100 (400 `validation_error`); a `key` in the body must equal the ' +
+          "path's. An archived plan's entitlements cannot change (409 `plan_archived`). `If-Match` takes " +
+          "this entitlement's ETag or the collection's, and for a key that does not exist is always 412 " +
+          '`precondition_failed` (the key is not created).',
         params: EntitlementParams,
         headers: IfMatchHeaders,
-        body: SetEntitlementBody,
+        body: Ref(SetEntitlementBody),
         response: {
-          200: Resource(Entitlement),
-          201: Resource(Entitlement),
-          ...problemResponses(404, 409, 412, ...BODY_PROBLEMS),
+          200: Resource(Entitlement, { description: 'The entitlement, its value replaced' }),
+          201: Resource(Entitlement, { description: 'The entitlement, new' }),
+          ...problemResponses('plan_not_found', 'plan_archived', 'precondition_failed', ...BODY_PROBLEMS),
         },
       },
     },
@@ -126,9 +146,21 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['entitlements'],
         operationId: 'deleteEntitlement',
         summary: 'Remove one entitlement',
+        description:
+          "Removes one key from the plan's entitlements (404 `entitlement_not_found` when it has none). An " +
+          "archived plan's entitlements cannot change (409 `plan_archived`). `If-Match` takes this " +
+          "entitlement's ETag or the collection's (else 412 `precondition_failed`).",
         params: EntitlementParams,
         headers: IfMatchHeaders,
-        response: { 204: NoContent, ...problemResponses(404, 409, 412) },
+        response: {
+          204: NoContent,
+          ...problemResponses(
+            'plan_not_found',
+            'entitlement_not_found',
+            'plan_archived',
+            'precondition_failed',
+          ),
+        },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
+import { Ref } from '../../http/schemas.js';
+import { entitlementsExample, entitlementsReplaceExample } from './plan.examples.js';
 import { PlanParams } from './plan.schemas.js';
 
 export const MAX_ENTITLEMENTS_PER_PLAN = 100;
@@ -20,26 +22,45 @@ export const EntitlementValue = Type.Unsafe<string | number | boolean>({
   // answer; these bounds keep numbers finite.
   minimum: -Number.MAX_VALUE,
   maximum: Number.MAX_VALUE,
+  $id: 'EntitlementValue',
+  description: 'A string (up to 500 characters), a finite number or a boolean',
+  examples: [2],
 });
 
 export const Entitlement = Type.Object(
-  { key: EntitlementKey, value: EntitlementValue },
-  { additionalProperties: false },
+  { key: EntitlementKey, value: Ref(EntitlementValue) },
+  {
+    $id: 'Entitlement',
+    additionalProperties: false,
+    description: 'One entitlement of a plan: what a member of the plan gets',
+    examples: [entitlementsExample.entitlements[0]],
+  },
 );
 export type Entitlement = Static<typeof Entitlement>;
-export const entitlementRepresentation = representationOf(Entitlement);
+export const entitlementRepresentation = representationOf(Entitlement, [EntitlementValue]);
 
-export const EntitlementList = Type.Array(Entitlement, { maxItems: MAX_ENTITLEMENTS_PER_PLAN });
+export const EntitlementList = Type.Array(Ref(Entitlement), { maxItems: MAX_ENTITLEMENTS_PER_PLAN });
 
-export const EntitlementCollection = Type.Object({ entitlements: EntitlementList });
-export const entitlementCollectionRepresentation = representationOf(EntitlementCollection);
+export const EntitlementCollection = Type.Object(
+  { entitlements: EntitlementList },
+  {
+    $id: 'Entitlements',
+    additionalProperties: false,
+    description: "A plan's entitlements, sorted by key (at most 100)",
+    examples: [entitlementsExample],
+  },
+);
+export const entitlementCollectionRepresentation = representationOf(EntitlementCollection, [
+  Entitlement,
+  EntitlementValue,
+]);
 
 export const ReplaceEntitlementsBody = Type.Object(
   {
     entitlements: Type.Union(
       [
         EntitlementList,
-        Type.Record(EntitlementKey, EntitlementValue, {
+        Type.Record(EntitlementKey, Ref(EntitlementValue), {
           maxProperties: MAX_ENTITLEMENTS_PER_PLAN,
           additionalProperties: false,
           description: 'map form: key to value',
@@ -48,15 +69,25 @@ export const ReplaceEntitlementsBody = Type.Object(
       { description: 'array of {key, value}, or a map of key to value' },
     ),
   },
-  { additionalProperties: false },
+  {
+    $id: 'EntitlementsReplace',
+    additionalProperties: false,
+    description: "All of a plan's entitlements: those not named are removed",
+    examples: [entitlementsReplaceExample],
+  },
 );
 
 export const SetEntitlementBody = Type.Object(
   {
     key: Type.Optional(Type.String({ description: 'if present, must equal the key in the path' })),
-    value: EntitlementValue,
+    value: Ref(EntitlementValue),
   },
-  { additionalProperties: false },
+  {
+    $id: 'EntitlementSet',
+    additionalProperties: false,
+    description: 'The value of one entitlement',
+    examples: [{ value: true }],
+  },
 );
 
 export const EntitlementParams = Type.Object(

@@ -8,12 +8,18 @@ import {
   MoneyAmount,
   Nullable,
   PagingQuery,
+  Ref,
   StringEnum,
   Timestamp,
 } from '../../http/schemas.js';
+import { planCreateExample, planExample, planPageExample, planUpdateExample } from './plan.examples.js';
 
 export const BILLING_PERIODS = ['one_time', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
-export const BillingPeriod = StringEnum(BILLING_PERIODS, { description: 'How often the price is charged' });
+export const BillingPeriod = StringEnum(BILLING_PERIODS, {
+  $id: 'BillingPeriod',
+  description: 'How often the price is charged',
+  examples: ['monthly'],
+});
 
 /** Checked after trimming (see plan.routes.ts), so a name of only spaces is empty. */
 const PlanName = Type.String({
@@ -29,7 +35,7 @@ const editable = {
   sport_id: Nullable(Id, { description: 'null: all sports' }),
   price_amount: MoneyAmount,
   currency: CurrencyCode,
-  billing_period: BillingPeriod,
+  billing_period: Ref(BillingPeriod),
   duration_days: Nullable(Type.Integer({ minimum: 1, maximum: 3650 }), { description: 'null: open-ended' }),
   joining_fee_amount: MoneyAmount,
   max_members: Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 }), { description: 'null: no cap' }),
@@ -44,12 +50,17 @@ export const Plan = Type.Object(
     template_id: Nullable(Id),
     created_at: Timestamp,
     updated_at: Timestamp,
-    deleted_at: Nullable(Timestamp),
+    deleted_at: Nullable(Timestamp, { description: 'When the plan was archived; null while it is not' }),
   },
-  { additionalProperties: false },
+  {
+    $id: 'Plan',
+    additionalProperties: false,
+    description: 'A membership plan of a facility',
+    examples: [planExample],
+  },
 );
 export type Plan = Static<typeof Plan>;
-export const planRepresentation = representationOf(Plan);
+export const planRepresentation = representationOf(Plan, [BillingPeriod]);
 
 export const PlanCreate = Type.Object(
   {
@@ -62,7 +73,9 @@ export const PlanCreate = Type.Object(
     ),
   },
   {
+    $id: 'PlanCreate',
     additionalProperties: false,
+    examples: [planCreateExample],
     description:
       'Defaults for fields left out: description null, sport_id null, price_amount 0, currency the facility ' +
       "policy's currency, billing_period monthly, duration_days null, joining_fee_amount 0, max_members null, " +
@@ -71,7 +84,12 @@ export const PlanCreate = Type.Object(
 );
 export type PlanCreate = Static<typeof PlanCreate>;
 
-export const PlanPatch = Type.Partial(Type.Object(editable), { additionalProperties: false });
+export const PlanPatch = Type.Partial(Type.Object(editable), {
+  $id: 'PlanUpdate',
+  additionalProperties: false,
+  description: 'The fields to change; the others keep their values',
+  examples: [planUpdateExample],
+});
 export type PlanPatch = Static<typeof PlanPatch>;
 
 export const PlanParams = Type.Object(
@@ -90,4 +108,4 @@ export const PlanListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const PlanList = ListResponse('plans', Plan);
+export const PlanList = ListResponse('plans', Plan, { $id: 'PlanPage', examples: [planPageExample] });

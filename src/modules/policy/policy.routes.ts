@@ -1,12 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { replyWithResource } from '../../http/resource-reply.js';
-import {
-  BODY_PROBLEMS,
-  FacilityParams,
-  IfMatchHeaders,
-  problemResponses,
-  Resource,
-} from '../../http/schemas.js';
+import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
+import { FacilityParams, IfMatchHeaders, Ref } from '../../http/schemas.js';
 import { writeContextOf } from '../../http/write-request.js';
 import { Policy, PolicyPatch, policyRepresentation } from './policy.schemas.js';
 import { getOrCreatePolicy, patchPolicy } from './policy.service.js';
@@ -19,8 +14,11 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['policy'],
         operationId: 'getPolicy',
         summary: 'Read the facility policy (created with defaults on first read)',
+        description:
+          'Reads the policy of the facility; the first read creates it with the defaults the `Policy` schema ' +
+          'lists. Each field says whether this service enforces it or only stores it for other systems.',
         params: FacilityParams,
-        response: { 200: Resource(Policy), ...problemResponses() },
+        response: { 200: Resource(Policy, { description: 'The policy' }), ...problemResponses() },
       },
     },
     async (request, reply) =>
@@ -38,10 +36,19 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['policy'],
         operationId: 'updatePolicy',
         summary: 'Change some policy fields (creates the policy if needed)',
+        description:
+          'Changes the fields sent (creating the policy with its defaults first, if needed); a PATCH that ' +
+          'changes nothing changes neither `updated_at` nor the ETag. `timezone` must be an IANA time zone ' +
+          'name (400 `validation_error`). Changes apply to later writes only: members already stored are not ' +
+          'checked again. With `If-Match`, only if the policy is unchanged since read (else 412 ' +
+          '`precondition_failed`).',
         params: FacilityParams,
         headers: IfMatchHeaders,
-        body: PolicyPatch,
-        response: { 200: Resource(Policy), ...problemResponses(412, ...BODY_PROBLEMS) },
+        body: Ref(PolicyPatch),
+        response: {
+          200: Resource(Policy, { description: 'The policy as changed' }),
+          ...problemResponses('precondition_failed', ...BODY_PROBLEMS),
+        },
       },
     },
     async (request, reply) =>

@@ -75,7 +75,27 @@ const editable = {
 export const Policy = Type.Object(
   { facility_id: Id, ...editable, created_at: Timestamp, updated_at: Timestamp },
   {
+    $id: 'Policy',
     additionalProperties: false,
+    examples: [
+      {
+        facility_id: 1,
+        timezone: 'Europe/Berlin',
+        currency: 'EUR',
+        booking_window_days: 14,
+        cancellation_cutoff_hours: 24,
+        late_cancellation_fee_amount: 500,
+        no_show_fee_amount: 1000,
+        max_active_bookings: 5,
+        guest_passes_per_month: 2,
+        allow_freeze: true,
+        max_freeze_days_per_year: 60,
+        min_member_age: 16,
+        require_waiver: true,
+        created_at: '2026-03-01T08:00:00.000Z',
+        updated_at: '2026-03-02T10:04:51.377Z',
+      },
+    ],
     description:
       'Created on first read with: timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, ' +
       'late_cancellation_fee_amount 0, no_show_fee_amount 0, max_active_bookings 5, guest_passes_per_month 0, ' +
@@ -85,7 +105,12 @@ export const Policy = Type.Object(
 export type Policy = Static<typeof Policy>;
 export const policyRepresentation = representationOf(Policy);
 
-export const PolicyPatch = Type.Partial(Type.Object(editable), { additionalProperties: false });
+export const PolicyPatch = Type.Partial(Type.Object(editable), {
+  $id: 'PolicyUpdate',
+  additionalProperties: false,
+  description: 'The fields to change; the others keep their values',
+  examples: [{ timezone: 'Europe/Berlin', min_member_age: 16 }],
+});
 export type PolicyPatch = Static<typeof PolicyPatch>;
 
 export type PolicySettings = Omit<Policy, 'facility_id' | 'created_at' | 'updated_at'>;

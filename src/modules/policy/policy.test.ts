@@ -60,7 +60,8 @@ describeEachDialect('policy', (api) => {
     const doc = (await api.get('/openapi.json')).body;
     const policy =
       doc.paths['/admin/facilities/{facility_id}/policy'].get.responses['200'].content['application/json'];
-    const described = (field: string) => String(policy.schema.properties[field].description);
+    const schema = doc.components.schemas[policy.schema.$ref.replace('#/components/schemas/', '')];
+    const described = (field: string) => String(schema.properties[field].description);
     for (const field of ['timezone', 'allow_freeze', 'min_member_age'])
       assert.match(described(field), /Enforced:/);
     assert.match(described('currency'), /Used:/);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import { Type } from 'typebox';
-import { Template } from './template.schemas.js';
+import { TEMPLATE_REFERENCES, Template } from './template.schemas.js';
 
 /**
  * The read-only template catalog: a JSON file shipped with the service
@@ -47,7 +47,9 @@ export function loadTemplateCatalog(file: string = DEFAULT_TEMPLATES_FILE): Temp
       `The template file ${file} is not valid JSON: ${(error as Error).message}`,
     );
   }
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(CatalogFile);
+  const validate = new Ajv({ allErrors: true, strict: false, schemas: TEMPLATE_REFERENCES }).compile(
+    CatalogFile,
+  );
   if (!validate(parsed)) throw invalidFile(file, (validate.errors ?? []).map(describeAjvError));
 
   const raw = (parsed as { templates: Template[] }).templates;

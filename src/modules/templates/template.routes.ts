@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readPageRequest } from '../../core/paging.js';
 import { sendPage } from '../../http/page-reply.js';
-import { problemResponses } from '../../http/schemas.js';
+import { problemResponses } from '../../http/responses.js';
+import { Ref } from '../../http/schemas.js';
 import { TemplateList, TemplateListQuery, templateRepresentation } from './template.schemas.js';
 
 export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -12,8 +13,15 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['templates'],
         operationId: 'listPlanTemplates',
         summary: 'List plan templates',
+        description:
+          'Lists the plan templates by id, one page at a time: pass `next_cursor` as `cursor` for the next ' +
+          'page. Templates are the same for every facility and read-only; create a plan from one with ' +
+          '`template_id`.',
         querystring: TemplateListQuery,
-        response: { 200: TemplateList, ...problemResponses() },
+        response: {
+          200: { ...Ref(TemplateList), description: 'One page of plan templates' },
+          ...problemResponses(),
+        },
       },
     },
     async (request, reply) => {

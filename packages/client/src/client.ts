@@ -1,0 +1,46 @@
+import createFetchClient from 'openapi-fetch';
+import { auditEventOperations, templateOperations } from './lists.js';
+import { memberOperations } from './members.js';
+import { type Page, paginate } from './paginate.js';
+import { entitlementOperations, planOperations } from './plans.js';
+import { policyOperations } from './policy.js';
+import type { paths } from './schema.js';
+import { type Fetch, type RetryOptions, retryingFetch } from './transport.js';
+
+export interface ClientOptions {
+  /** Where the service is, with its BASE_PATH if it has one: `https://admin.example.com/api/v1`. */
+  baseUrl: string;
+  /** An API key, sent as `Authorization: Bearer <key>`. */
+  apiKey: string;
+  /** The fetch to send requests with; the global fetch by default. */
+  fetch?: Fetch;
+  /** How to retry network errors, 409 `idempotency_in_progress`, 429 and 503; a number is `max`. */
+  retries?: number | RetryOptions;
+}
+
+/**
+ * A client of the facility-admin API: one method per operation, typed from
+ * the OpenAPI document. Reads and writes of one resource return it with its
+ * ETag; failures throw a `ProblemError`.
+ */
+export function createClient(options: ClientOptions) {
+  const retries = typeof options.retries === 'number' ? { max: options.retries } : options.retries;
+  const fetchOnce: Fetch = options.fetch ?? ((request) => globalThis.fetch(request));
+  const api = createFetchClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    fetch: retryingFetch(fetchOnce, retries),
+    headers: { authorization: `Bearer ${options.apiKey}` },
+  });
+  return {
+    plans: planOperations(api),
+    entitlements: entitlementOperations(api),
+    members: memberOperations(api),
+    policy: policyOperations(api),
+    templates: templateOperations(api),
+    auditEvents: auditEventOperations(api),
+    /** Every item of a list, page after page: `listPage` gets the page that starts at `cursor`. */
+    paginate: <P extends Page>(listPage: (cursor: string | undefined) => Promise<P>) => paginate(listPage),
+  };
+}
+
+export type Client = ReturnType<typeof createClient>;

@@ -1,0 +1,10 @@
+export { type Client, type ClientOptions, createClient } from './client.js';
+export type { AuditEventListQuery, TemplateListQuery } from './lists.js';
+export type { MemberListQuery } from './members.js';
+export { type ItemOf, type Page, paginate } from './paginate.js';
+export type { PlanListQuery } from './plans.js';
+export { type ProblemCode, ProblemError } from './problem.js';
+export type { CreateOptions, DeleteOptions, WriteOptions } from './requests.js';
+export type { Versioned } from './results.js';
+export type * from './schema.js';
+export type { Fetch, RetryOptions } from './transport.js';

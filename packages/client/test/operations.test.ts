@@ -1,0 +1,129 @@
+/**
+ * Every operation of the client against the real service, listening on a port,
+ * on SQLite and PostgreSQL.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describeEachDialect } from '../../../test/harness.js';
+import { listening, problemOf, WITH_API_KEY } from './service.js';
+
+describeEachDialect(
+  'the client: every operation',
+  (api) => {
+    const { clientOf } = listening(api);
+
+    test('plans: create, read with its ETag, list, update with ifMatch, archive and remove', async () => {
+      const client = clientOf();
+      const facility = api.newFacility();
+      const created = await client.plans.create(facility, { name: 'Adult monthly', price_amount: 4900 });
+      assert.equal(created.data.name, 'Adult monthly');
+      assert.equal(created.data.billing_period, 'monthly');
+      assert.match(created.etag, /^".+"$/);
+
+      const read = await client.plans.get(facility, created.data.id);
+      assert.deepEqual(read, created);
+
+      const updated = await client.plans.update(
+        facility,
+        created.data.id,
+        { price_amount: 5400 },
+        { ifMatch: read.etag },
+      );
+      assert.equal(updated.data.price_amount, 5400);
+      assert.notEqual(updated.etag, read.etag);
+      assert.deepEqual(
+        (await client.plans.list(facility)).plans.map((plan) => [plan.id, plan.price_amount]),
+        [[created.data.id, 5400]],
+      );
+
+      await client.plans.delete(facility, created.data.id, { ifMatch: updated.etag });
+      assert.deepEqual((await client.plans.list(facility)).plans, []);
+      assert.notEqual((await client.plans.get(facility, created.data.id)).data.deleted_at, null);
+      await client.plans.delete(facility, created.data.id, { hardDelete: true });
+      assert.equal((await problemOf(client.plans.get(facility, created.data.id))).code, 'plan_not_found');
+    });
+
+    test('entitlements: replace, read, set a new and an existing key, remove', async () => {
+      const client = clientOf();
+      const facility = api.newFacility();
+      const plan = (await client.plans.create(facility, { name: 'Swim' })).data;
+
+      const replaced = await client.entitlements.replace(facility, plan.id, {
+        entitlements: { guest_passes: 2, sauna: true },
+      });
+      assert.deepEqual(replaced.data.entitlements, [
+        { key: 'guest_passes', value: 2 },
+        { key: 'sauna', value: true },
+      ]);
+      const read = await client.entitlements.get(facility, plan.id);
+      assert.deepEqual(read, replaced);
+
+      const added = await client.entitlements.set(facility, plan.id, 'locker', 'small');
+      assert.deepEqual([added.data, added.created], [{ key: 'locker', value: 'small' }, true]);
+      const changed = await client.entitlements.set(facility, plan.id, 'locker', 'large', {
+        ifMatch: added.etag,
+      });
+      assert.deepEqual([changed.data, changed.created], [{ key: 'locker', value: 'large' }, false]);
+
+      await client.entitlements.delete(facility, plan.id, 'sauna', { ifMatch: changed.etag });
+      const keys = (await client.entitlements.get(facility, plan.id)).data.entitlements.map((e) => e.key);
+      assert.deepEqual(keys, ['guest_passes', 'locker']);
+    });
+
+    test('members: enrol on a plan, read, list with filters, move the status, remove', async () => {
+      const client = clientOf();
+      const facility = api.newFacility();
+      const plan = (await client.plans.create(facility, { name: 'Gym', max_members: 10 })).data;
+      const ada = await client.members.create(facility, {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        plan_id: plan.id,
+      });
+      await client.members.create(facility, { first_name: 'Bo', status: 'pending' });
+      assert.deepEqual(await client.members.get(facility, ada.data.id), ada);
+
+      const frozen = await client.members.update(
+        facility,
+        ada.data.id,
+        { status: 'frozen' },
+        { ifMatch: ada.etag },
+      );
+      assert.equal(frozen.data.status, 'frozen');
+      const page = await client.members.list(facility, { status: 'frozen', q: 'lovelace' });
+      assert.deepEqual(
+        page.members.map((m) => m.first_name),
+        ['Ada'],
+      );
+
+      await client.members.delete(facility, ada.data.id, { ifMatch: frozen.etag });
+      assert.equal((await client.members.get(facility, ada.data.id)).data.status, 'removed');
+      const listed = await client.members.list(facility);
+      assert.deepEqual(
+        listed.members.map((m) => m.first_name),
+        ['Bo'],
+      );
+    });
+
+    test('policy, plan templates and the audit trail', async () => {
+      const client = clientOf();
+      const facility = api.newFacility();
+      const policy = await client.policy.get(facility);
+      assert.equal(policy.data.timezone, 'UTC');
+      const changed = await client.policy.update(
+        facility,
+        { timezone: 'Europe/Berlin' },
+        { ifMatch: policy.etag },
+      );
+      assert.equal(changed.data.timezone, 'Europe/Berlin');
+
+      const templates = await client.templates.list({ sport_id: 1, limit: 2 });
+      assert.equal(templates.templates.length, 2);
+      assert.equal(typeof templates.next_cursor, 'string');
+
+      const events = await client.auditEvents.list(facility, { resource_type: 'policy' });
+      assert.deepEqual(events.audit_events[0].changes.timezone, { before: 'UTC', after: 'Europe/Berlin' });
+    });
+  },
+  WITH_API_KEY,
+);

@@ -1,0 +1,36 @@
+/**
+ * Realistic bodies for the OpenAPI document (the `examples` of the member
+ * schemas); test/openapi-document.test.ts checks each against its schema.
+ */
+export const memberExample = {
+  id: 42,
+  facility_id: 1,
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '+44 20 7946 0958',
+  date_of_birth: '1990-12-10',
+  sport_id: null,
+  role: 'member',
+  status: 'active',
+  plan_id: 7,
+  joined_on: '2026-03-02',
+  notes: null,
+  status_changed_at: '2026-03-02T09:20:11.502Z',
+  created_at: '2026-03-02T09:20:11.502Z',
+  updated_at: '2026-03-02T09:20:11.502Z',
+  deleted_at: null,
+};
+
+export const memberCreateExample = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '+44 20 7946 0958',
+  date_of_birth: '1990-12-10',
+  plan_id: 7,
+};
+
+export const memberUpdateExample = { status: 'frozen', notes: 'Travelling until May' };
+
+export const memberPageExample = { members: [memberExample], next_cursor: 'aWQ6NDI' };
