@@ -1,7 +1,7 @@
 import type { AuditEvent, AuditEventListQuery } from '@facility-admin/client';
 import { useState } from 'preact/hooks';
 import { useFacility } from './context';
-import { formatTimestamp } from './format';
+import { formatTimestamp, isTimestamp } from './format';
 import { href } from './router';
 import { Empty, Loading, ProblemNotice, useLoad } from './ui';
 
@@ -13,8 +13,9 @@ const ACTION_WORDS: Record<string, string> = {
   hard_delete: 'purged',
 };
 
-function shown(value: unknown): string {
+function shown(value: unknown, timeZone: string): string {
   if (value === null || value === undefined) return '—';
+  if (isTimestamp(value)) return formatTimestamp(value, timeZone);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
@@ -43,7 +44,14 @@ export function AuditList({ events, showSubject }: { events: AuditEvent[]; showS
             <ul class="changes">
               {Object.entries(event.changes).map(([field, change]) => (
                 <li key={field}>
-                  <code>{field}</code>: <del>{shown(change.before)}</del> → <ins>{shown(change.after)}</ins>
+                  <code>{field}</code>:{' '}
+                  {event.action === 'create' ? (
+                    shown(change.after, timeZone)
+                  ) : (
+                    <>
+                      <del>{shown(change.before, timeZone)}</del> → <ins>{shown(change.after, timeZone)}</ins>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>

@@ -1,6 +1,19 @@
 /** Dates and money as a person at the facility reads them: its timezone, its currency's major unit. */
 
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+const TIMESTAMP_PARTS: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
+
+/** An ISO 8601 UTC timestamp as the service writes them (2026-11-22T10:00:00.000Z). */
+export function isTimestamp(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value);
+}
 
 /** A timestamp (ISO, UTC) in the facility's timezone, with the zone named. */
 export function formatTimestamp(iso: string | null | undefined, timeZone: string): string {
@@ -8,18 +21,10 @@ export function formatTimestamp(iso: string | null | undefined, timeZone: string
   let format = dateTimeFormats.get(timeZone);
   if (!format) {
     try {
-      format = new Intl.DateTimeFormat(undefined, {
-        dateStyle: 'medium',
-        timeStyle: 'short',
-        timeZone,
-        timeZoneName: 'short',
-      });
+      // Components, not dateStyle/timeStyle: those refuse timeZoneName.
+      format = new Intl.DateTimeFormat(undefined, { ...TIMESTAMP_PARTS, timeZone });
     } catch {
-      format = new Intl.DateTimeFormat(undefined, {
-        dateStyle: 'medium',
-        timeStyle: 'short',
-        timeZone: 'UTC',
-      });
+      format = new Intl.DateTimeFormat(undefined, { ...TIMESTAMP_PARTS, timeZone: 'UTC' });
     }
     dateTimeFormats.set(timeZone, format);
   }

@@ -4,14 +4,14 @@
  * off the network: every request to another origin is aborted and fails the test.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { type Api, DIALECTS, describeEachDialect } from '../../../test/harness.js';
 import type { DialectName } from '../../../src/db/database.js';
 import { createApiKey } from '../../../src/infrastructure/api-keys/api-key.service.js';
+import { type Api, DIALECTS, describeEachDialect } from '../../../test/harness.js';
 
 export const ADMIN_KEY = 'console-test-admin-key';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

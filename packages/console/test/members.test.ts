@@ -39,8 +39,16 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
 
   it('enrols a member on a plan, finds them by a debounced search, and shows the field errors of a refusal', async () => {
     const facility = api.newFacility();
-    await api.post(`/admin/facilities/${facility}/plans`, { name: 'Adult monthly', price_amount: 4900 }, auth);
-    await api.post(`/admin/facilities/${facility}/members`, { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }, auth);
+    await api.post(
+      `/admin/facilities/${facility}/plans`,
+      { name: 'Adult monthly', price_amount: 4900 },
+      auth,
+    );
+    await api.post(
+      `/admin/facilities/${facility}/members`,
+      { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' },
+      auth,
+    );
     const page = await newPage();
     await signIn(page, consoleUrl(), ADMIN_KEY, facility);
     await page.getByRole('link', { name: 'Enrol a member' }).click();
@@ -80,7 +88,11 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
 
   it('moves a member through statuses the service allows and shows each change in the audit timeline', async () => {
     const facility = api.newFacility();
-    const created = await api.post(`/admin/facilities/${facility}/members`, { first_name: 'Alan', last_name: 'Turing' }, auth);
+    const created = await api.post(
+      `/admin/facilities/${facility}/members`,
+      { first_name: 'Alan', last_name: 'Turing' },
+      auth,
+    );
     const page = await newPage();
     await signIn(page, consoleUrl(), ADMIN_KEY, facility);
     await page.goto(`${consoleUrl()}#/f/${facility}/members/${created.body.id}`);
@@ -146,7 +158,10 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
     await page.getByLabel('Currency').waitFor();
     assert.equal(await page.getByLabel('Currency').isDisabled(), true);
     assert.equal(await page.getByRole('button', { name: 'Save policy' }).count(), 0);
-    assert.equal((await api.get(`/admin/facilities/${facility}/members/${created.body.id}`, auth)).body.status, 'active');
+    assert.equal(
+      (await api.get(`/admin/facilities/${facility}/members/${created.body.id}`, auth)).body.status,
+      'active',
+    );
     assertNoPageProblems(page);
   });
 });

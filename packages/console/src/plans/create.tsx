@@ -49,12 +49,8 @@ function TemplateGallery() {
               ))}
             </ul>
           )}
-          <a
-            class="button"
-            href={`${href(facilityId, 'plans', 'new')}?template=${t.id}`}
-            aria-label={`Use the template ${t.name}`}
-          >
-            Use this template
+          <a class="button" href={`${href(facilityId, 'plans', 'new')}?template=${t.id}`}>
+            Use this template<span class="visually-hidden">: {t.name}</span>
           </a>
         </li>
       ))}
