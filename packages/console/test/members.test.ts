@@ -21,6 +21,7 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
     const page = await newPage();
     await page.goto(consoleUrl());
     await assertAccessible(page, 'sign-in');
+    await screenshot(page, 'sign-in');
     await page.getByLabel('API key').fill('fa_not-a-real-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('This key is not valid, or it was revoked').waitFor();
@@ -28,6 +29,8 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Choose a facility' }).waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem('facility-admin.api-key')), ADMIN_KEY);
+    await assertAccessible(page, 'facility chooser');
+    await screenshot(page, 'facility-chooser');
     await page.getByLabel('Facility id').fill(String(api.newFacility()));
     await page.getByRole('button', { name: 'Open' }).click();
     await page.getByText('No members yet.').waitFor();
@@ -39,16 +42,22 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
 
   it('enrols a member on a plan, finds them by a debounced search, and shows the field errors of a refusal', async () => {
     const facility = api.newFacility();
-    await api.post(
-      `/admin/facilities/${facility}/plans`,
-      { name: 'Adult monthly', price_amount: 4900 },
-      auth,
-    );
-    await api.post(
-      `/admin/facilities/${facility}/members`,
-      { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' },
-      auth,
-    );
+    const plan = (name: string) =>
+      api.post(`/admin/facilities/${facility}/plans`, { name, price_amount: 4900 }, auth);
+    const [adult, junior] = [(await plan('Adult monthly')).body.id, (await plan('Junior term')).body.id];
+    const others = [
+      { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', plan_id: adult },
+      {
+        first_name: 'Katherine',
+        last_name: 'Johnson',
+        email: 'kj@example.com',
+        role: 'coach',
+        plan_id: junior,
+      },
+      { first_name: 'Margaret', last_name: 'Hamilton', email: 'margaret@example.com', status: 'pending' },
+      { first_name: 'Annie', last_name: 'Easley', role: 'staff', plan_id: adult },
+    ];
+    for (const member of others) await api.post(`/admin/facilities/${facility}/members`, member, auth);
     const page = await newPage();
     await signIn(page, consoleUrl(), ADMIN_KEY, facility);
     await page.getByRole('link', { name: 'Enrol a member' }).click();
@@ -79,6 +88,7 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
     await page.getByLabel('Status').selectOption('');
     await page.getByRole('link', { name: 'Grace Hopper' }).waitFor();
     await assertAccessible(page, 'members');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await screenshot(page, `members-1440-${api.dialect}`);
     await page.setViewportSize({ width: 375, height: 800 });
     await assertAccessible(page, 'members at 375 px');
