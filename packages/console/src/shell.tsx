@@ -49,9 +49,10 @@ export function FacilityShell({ who, route, onSignOut }: ShellProps) {
   const Screen = screen.component;
   return (
     <Facility.Provider value={context}>
-      <a class="skip-link" href="#main">
+      {/* A button, not a link to #main: the hash is the console's route. */}
+      <button type="button" class="skip-link" onClick={() => document.getElementById('main')?.focus()}>
         Skip to content
-      </a>
+      </button>
       <header class="topbar">
         <span class="brand">facility-admin</span>
         <FacilitySwitcher who={who} current={facilityId} />

@@ -25,15 +25,27 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
     await page.getByLabel('API key').fill('fa_not-a-real-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('This key is not valid, or it was revoked').waitFor();
+    // By keyboard alone from here: Enter submits, focus lands on each screen's heading.
     await page.getByLabel('API key').fill(ADMIN_KEY);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Choose a facility' }).waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem('facility-admin.api-key')), ADMIN_KEY);
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Choose a facility');
     await assertAccessible(page, 'facility chooser');
     await screenshot(page, 'facility-chooser');
-    await page.getByLabel('Facility id').fill(String(api.newFacility()));
-    await page.getByRole('button', { name: 'Open' }).click();
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(String(api.newFacility()));
+    await page.keyboard.press('Enter');
     await page.getByText('No members yet.').waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Members');
+    // The skip link is the first stop of the page, and leads past the header.
+    const first = await page.evaluate(
+      () => document.querySelector('a[href], button, input, select')?.textContent,
+    );
+    assert.equal(first, 'Skip to content');
+    await page.getByRole('button', { name: 'Skip to content' }).focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem('facility-admin.api-key')), null);

@@ -70,6 +70,9 @@ describeConsole(
       ]);
       await assertAccessible(page, 'plan page');
       await screenshot(page, 'plan');
+      await page.setViewportSize({ width: 375, height: 800 });
+      await assertAccessible(page, 'plan page at 375 px');
+      await screenshot(page, 'plan-375');
       assertNoPageProblems(page);
     });
 
@@ -90,6 +93,8 @@ describeConsole(
       // Escape cancels: nothing changes.
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
+      // Focus goes back to the button that opened the dialog.
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Archive');
       assert.equal(
         (await api.get(`/admin/facilities/${facility}/plans/${created.body.id}`, auth)).body.deleted_at,
         null,
@@ -153,6 +158,9 @@ describeConsole(
       assert.match((await changed.textContent()) ?? '', /GMT\+9/);
       await assertAccessible(page, 'policy');
       await screenshot(page, 'policy');
+      await page.setViewportSize({ width: 375, height: 800 });
+      await assertAccessible(page, 'policy at 375 px');
+      await screenshot(page, 'policy-375');
       assertNoPageProblems(page);
     });
 
