@@ -1,5 +1,8 @@
 import { type Client, createClient, ProblemError, type Session } from '@facility-admin/client';
 
+/** Sent on window when the service answers 401: the key is no longer valid. */
+export const UNAUTHENTICATED_EVENT = 'facility-admin:unauthenticated';
+
 /** The key lives in sessionStorage: it goes with the tab, and is sent only to this service (same origin). */
 const KEY_ITEM = 'facility-admin.api-key';
 
@@ -23,7 +26,17 @@ export function forgetKey(): void {
 
 export function clientFor(apiKey: string): Client {
   // One retry at most: a person is waiting, and can press again.
-  return createClient({ baseUrl: serviceBaseUrl(), apiKey, retries: { max: 1, maxDelayMs: 2000 } });
+  return createClient({
+    baseUrl: serviceBaseUrl(),
+    apiKey,
+    retries: { max: 1, maxDelayMs: 2000 },
+    // A key revoked while the console is open: every screen would fail, so the app signs out (app.tsx).
+    fetch: async (request) => {
+      const response = await fetch(request);
+      if (response.status === 401) window.dispatchEvent(new Event(UNAUTHENTICATED_EVENT));
+      return response;
+    },
+  });
 }
 
 export interface SignedIn {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { forgetKey, ProblemError, type SignedIn, signIn, storedKey } from './api';
+import { forgetKey, ProblemError, type SignedIn, signIn, storedKey, UNAUTHENTICATED_EVENT } from './api';
 import { FacilityChooser } from './facility';
 import { useRoute } from './router';
 import { FacilityShell } from './shell';
@@ -23,10 +23,22 @@ export function App() {
       (who) => setBoot({ state: 'in', who }),
       (error) => {
         if (key) forgetKey();
-        const expired = key && error instanceof ProblemError && error.status === 401;
-        setBoot({ state: 'signed-out', error: expired ? error : key ? error : undefined });
+        // No key and a 401 is the usual start (authentication on); anything else is worth saying.
+        const usual = !key && error instanceof ProblemError && error.status === 401;
+        setBoot({ state: 'signed-out', error: usual ? undefined : error });
       },
     );
+  }, []);
+
+  useEffect(() => {
+    const expired = () =>
+      setBoot((current) => {
+        if (current.state !== 'in') return current;
+        forgetKey();
+        return { state: 'signed-out', error: new ProblemError(401, undefined) };
+      });
+    window.addEventListener(UNAUTHENTICATED_EVENT, expired);
+    return () => window.removeEventListener(UNAUTHENTICATED_EVENT, expired);
   }, []);
 
   if (boot.state === 'checking') {

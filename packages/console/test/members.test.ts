@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { revokeApiKey } from '../../../src/infrastructure/api-keys/api-key.repository.js';
+import { createApiKey } from '../../../src/infrastructure/api-keys/api-key.service.js';
 import {
   ADMIN_KEY,
   assertAccessible,
@@ -94,6 +96,13 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
     await page.getByLabel('Search').fill('lovel');
     await page.getByRole('link', { name: 'Grace Hopper' }).waitFor({ state: 'detached' });
     assert.equal(await page.getByRole('link', { name: 'Ada Lovelace' }).count(), 1);
+    // The search is in the address: back from a member's page returns to it.
+    await page.getByRole('link', { name: 'Ada Lovelace' }).click();
+    await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
+    await page.goBack();
+    await page.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+    assert.equal(await page.getByLabel('Search').inputValue(), 'lovel');
+    assert.equal(await page.getByRole('link', { name: 'Grace Hopper' }).count(), 0);
     await page.getByLabel('Search').fill('');
     await page.getByLabel('Status').selectOption('frozen');
     await page.getByText('No member matches these filters.').waitFor();
@@ -184,6 +193,30 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
       (await api.get(`/admin/facilities/${facility}/members/${created.body.id}`, auth)).body.status,
       'active',
     );
+    assertNoPageProblems(page);
+  });
+
+  it('signs out when its key is revoked while the console is open', async (t) => {
+    // In-memory SQLite has one connection, whose own writes do not move PRAGMA data_version, so a
+    // revocation made through it is seen only when the key's trust expires; another process's would be.
+    if (api.dialect === 'sqlite') return t.skip('needs a revocation from another connection');
+    const facility = api.newFacility();
+    const { secret, key } = await createApiKey(api.app.db, {
+      name: 'temp',
+      role: 'admin',
+      facilityIds: [facility],
+    });
+    const page = await newPage();
+    await signIn(page, consoleUrl(), secret, facility);
+    await revokeApiKey(api.app.db, key.id, new Date().toISOString());
+    // The notification reaches the service's listener in milliseconds.
+    for (let i = 0; i < 50; i++) {
+      if ((await api.get('/admin/session', { authorization: `Bearer ${secret}` })).status === 401) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await page.getByRole('link', { name: 'Plans' }).click();
+    await page.getByText('This key is not valid, or it was revoked').waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('facility-admin.api-key')), null);
     assertNoPageProblems(page);
   });
 });

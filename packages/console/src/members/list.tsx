@@ -34,15 +34,31 @@ export function planName(plans: Plan[] | undefined, id: number | null): string {
 /** The members: search, filters, pages through next_cursor. */
 export function MembersList() {
   const { client, facilityId, canWrite } = useFacility();
-  const [q, setQ] = useState('');
-  const [status, setStatus] = useState('');
-  const [role, setRole] = useState('');
-  const [planId, setPlanId] = useState('');
-  const [sportId, setSportId] = useState('');
+  // The filters live in the address too (replaced, not pushed): back from a member returns to them.
+  const [initial] = useState(() => new URLSearchParams(window.location.hash.split('?')[1] ?? ''));
+  const [q, setQ] = useState(initial.get('q') ?? '');
+  const [status, setStatus] = useState(initial.get('status') ?? '');
+  const [role, setRole] = useState(initial.get('role') ?? '');
+  const [planId, setPlanId] = useState(initial.get('plan_id') ?? '');
+  const [sportId, setSportId] = useState(initial.get('sport_id') ?? '');
   // The cursors of the pages before this one: back is a pop.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const search = useDebounced(q.trim(), 300);
   const filters = [search, status, role, planId, sportId].join('|');
+  useEffect(() => {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries({
+      q: search,
+      status,
+      role,
+      plan_id: planId,
+      sport_id: sportId,
+    })) {
+      if (value) query.set(name, value);
+    }
+    const text = query.toString();
+    window.history.replaceState(null, '', `${href(facilityId, 'members')}${text ? `?${text}` : ''}`);
+  }, [facilityId, search, status, role, planId, sportId]);
   useEffect(() => setCursors([undefined]), [filters]);
   const cursor = cursors[cursors.length - 1];
   const plans = usePlans();
