@@ -219,4 +219,28 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
     assert.equal(await page.evaluate(() => sessionStorage.getItem('facility-admin.api-key')), null);
     assertNoPageProblems(page);
   });
+
+  it('offers the moves the service lists in allowed_transitions, and shows fields it does not know', async () => {
+    const facility = api.newFacility();
+    const created = await api.post(`/admin/facilities/${facility}/members`, { first_name: 'Hedy' }, auth);
+    const page = await newPage();
+    await signIn(page, consoleUrl(), ADMIN_KEY, facility);
+    // A newer service's member: its own list of moves, and a field this console has no name for.
+    await page.route(`**/admin/facilities/${facility}/members/${created.body.id}`, async (route) => {
+      const response = await route.fetch();
+      const member = {
+        ...(await response.json()),
+        allowed_transitions: ['cancelled'],
+        ends_on: '2027-03-31',
+      };
+      await route.fulfill({ response, json: member });
+    });
+    await page.goto(`${consoleUrl()}#/f/${facility}/members/${created.body.id}`);
+    await page.getByRole('heading', { name: 'Hedy' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Cancel membership' }).count(), 1);
+    assert.equal(await page.getByRole('button', { name: /Freeze|Suspend/ }).count(), 0);
+    await page.locator('dt', { hasText: 'ends on' }).waitFor();
+    await page.locator('dd', { hasText: '2027-03-31' }).waitFor();
+    assertNoPageProblems(page);
+  });
 });
