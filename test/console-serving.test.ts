@@ -5,12 +5,15 @@
  * behaviour is tested in a browser in packages/console/test/.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { CONSOLE_DIR } from '../src/http/console.js';
 import { describeEachDialect } from './harness.js';
 
+if (!existsSync(`${CONSOLE_DIR}index.html`)) {
+  throw new Error('packages/console/dist is missing: run "npm run build" (npm test builds it first)');
+}
 const assets = readdirSync(`${CONSOLE_DIR}assets`);
 const script = assets.find((name) => name.endsWith('.js'));
 
