@@ -80,10 +80,11 @@ export function printTargets(f: Figures): void {
   }
   const rss = Math.max(f.peakRssMb, f.peakRssWorkersMb);
   lines.push([
-    'peak RSS ≤ 150 MB a process',
+    // Node 26's bound, not the 150 MB of Node 20: docs/performance.md, "Memory on Node 26".
+    'peak RSS ≤ 170 MB a process',
     `${f.peakRssMb.toFixed(0)} MB alone (${f.fileBackedMb.toFixed(0)} MB of it file-backed at the end), ` +
       `${f.peakRssWorkersMb.toFixed(0)} MB the largest of ${f.workers} workers`,
-    rss <= 150,
+    rss <= 170,
   ]);
   lines.push([
     `WORKERS=${f.workers} reads ≥ 1.3 × one process`,

@@ -91,6 +91,28 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  test('every request body and every answer with a body shows an example', () => {
+    for (const { path, method, operation } of operations()) {
+      const bodies = [
+        ['request', operation.requestBody],
+        ...Object.entries(operation.responses).map(([status, body]) => [status, body]),
+      ] as [string, Json][];
+      for (const [part, body] of bodies) {
+        if (body === undefined || body.$ref !== undefined) continue;
+        for (const [type, media] of Object.entries(body.content ?? {}) as [string, Json][]) {
+          const schema = media.schema.$ref === undefined ? media.schema : undefined;
+          assert.ok(
+            media.example !== undefined ||
+              media.examples !== undefined ||
+              schema?.examples !== undefined ||
+              media.schema.$ref !== undefined,
+            `${method} ${path} ${part} ${type} has no example`,
+          );
+        }
+      }
+    }
+  });
+
   test('every operation has a unique operationId, a tag, a summary, a description and a 4xx answer', () => {
     const ids = new Set<string>();
     for (const { path, method, operation } of operations()) {

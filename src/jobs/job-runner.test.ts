@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pino from 'pino';
 import { createTestDatabase, DIALECTS, removeSqliteFiles } from '../../test/harness.js';
 import { type Database, openDatabase } from '../db/database.js';
@@ -11,18 +14,31 @@ import { migrateToLatest } from '../db/migrate.js';
 import { type PeriodicJob, startJobs } from './job-runner.js';
 
 const log = pino({ level: 'silent' });
+const JOB_PROCESS = fileURLToPath(new URL('./job-process.fixture.ts', import.meta.url));
+
+/** Runs the job for `forMs` in a process of its own; its run times and count. */
+async function runJobInProcess(url: string, everyMs: number, forMs: number) {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', JOB_PROCESS, url, String(everyMs), String(forMs)],
+    { timeout: forMs + 30_000 },
+  );
+  const ranAt = [...stdout.matchAll(/^ran (\d+)$/gm)].map((match) => Number(match[1]));
+  const runs = Number(/^runs (\d+)$/m.exec(stdout)?.[1]);
+  return { ranAt, runs };
+}
 
 /**
- * Two processes' worth of connections to one database: two pools on one
- * PostgreSQL database (two instances), two connections to one SQLite file
- * (two workers).
+ * Two runners on one database: in one process over two connections (two pools
+ * on one PostgreSQL database, two connections to one SQLite file), and in two
+ * real processes, as two instances or two workers run.
  */
 for (const dialect of DIALECTS) {
   describe(`periodic jobs [${dialect}]`, () => {
     const instances: Database[] = [];
+    let url = '';
     let drop: () => Promise<void> = async () => {};
     before(async () => {
-      let url: string;
       if (dialect === 'sqlite') {
         const file = join(mkdtempSync(join(tmpdir(), 'facility-admin-jobs-')), 'jobs.db');
         url = `sqlite:${file}`;
@@ -67,6 +83,25 @@ for (const dialect of DIALECTS) {
       }
       const byInstance = runners.map((runner) => runner.stats()[0].runs);
       assert.equal(byInstance[0] + byInstance[1], ran.length);
+    });
+
+    test('two processes on one database: each due run happens once', async () => {
+      const [first, second] = await Promise.all([
+        runJobInProcess(url, 400, 4000),
+        runJobInProcess(url, 400, 4000),
+      ]);
+      assert.equal(first.ranAt.length, first.runs);
+      assert.equal(second.ranAt.length, second.runs);
+      const ranAt = [...first.ranAt, ...second.ranAt].sort((a, b) => a - b);
+      assert.ok(ranAt.length >= 4, `${ranAt.length} runs in two processes`);
+      for (let i = 1; i < ranAt.length; i++) {
+        assert.ok(
+          ranAt[i] - ranAt[i - 1] >= 350,
+          `runs ${i - 1} and ${i} only ${ranAt[i] - ranAt[i - 1]} ms apart`,
+        );
+      }
+      const span = ranAt[ranAt.length - 1] - ranAt[0];
+      assert.ok(ranAt.length <= Math.floor(span / 400) + 1, `${ranAt.length} runs in ${span} ms`);
     });
 
     test('a failing run is counted, recorded for operators, and the job runs again', async () => {

@@ -6,7 +6,13 @@ import { isMigrated } from '../../db/migrate.js';
 import { Problem, problemResponsesBeforeRouting } from '../../http/responses.js';
 import { Ref } from '../../http/schemas.js';
 
-const Health = Type.Object({ status: Type.Literal('ok') }, { description: 'The process is alive' });
+const Health = Type.Object(
+  { status: Type.Literal('ok') },
+  {
+    description: 'The process is alive',
+    examples: [{ status: 'ok' }],
+  },
+);
 const Readiness = Type.Object(
   {
     status: Type.Literal('ok'),
@@ -20,7 +26,7 @@ const Readiness = Type.Object(
       }),
     ),
   },
-  { description: 'Ready to serve' },
+  { description: 'Ready to serve', examples: [{ status: 'ok', database: 'ok', migrations: 'ok' }] },
 );
 
 export interface HealthOptions {
