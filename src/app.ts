@@ -10,6 +10,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { registerAuthentication } from './http/auth.js';
 import { registerAuthFailureLimit } from './http/auth-failure-limit.js';
 import { limitClients } from './http/client-limits.js';
+import { registerConsole } from './http/console.js';
 import {
   answerClientError,
   answerFrameworkError,
@@ -135,12 +136,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           registerRateLimit(resources, config, sharedCounter);
           registerIdempotency(resources, { maxResponseBytes: config.idempotencyMaxResponseBytes });
           refuseUndeclaredQuery(resources);
-          await resources.register(registerModules);
+          await resources.register(registerModules, { authMode: config.authMode });
         });
       });
     },
     { prefix: config.basePath },
   );
+  // The web console (packages/console), a static single-page app with its own CSP and caching.
+  if (config.console && !(await registerConsole(app, config.basePath))) {
+    app.log.warn('the console is not built (npm run build): /console/ is not served');
+  }
 
   // Last, so that the lines logged while the rest closes are written before the process exits;
   // at most LOG_FLUSH_WAIT_MS, so that a log reader that stopped reading does not hold the stop.

@@ -43,6 +43,8 @@ export interface Config {
   unsentMaxBytes: number;
   /** A connection on which nothing moves this long (no request bytes in, no response write done) is closed. */
   stallTimeoutMs: number;
+  /** Whether the web console is served at /console/ (CONSOLE=off turns it off). */
+  console: boolean;
 }
 
 /** Every invalid setting at once, so that an operator fixes them in one round. */
@@ -90,6 +92,10 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
   if (workers > 1 && databaseUrl === 'sqlite::memory:') {
     invalid(env, 'WORKERS above 1 needs a shared database: an in-memory SQLite database is per process');
   }
+  const consoleSetting = env.CONSOLE ?? 'on';
+  if (consoleSetting !== 'on' && consoleSetting !== 'off') {
+    invalid(env, `CONSOLE must be "on" or "off", got "${consoleSetting}"`);
+  }
   const config: Config = {
     port: readInteger(env, 'PORT', 3000, 0, 65535),
     host: env.HOST ?? '127.0.0.1',
@@ -130,6 +136,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
       4 * 1024 * 1024 * 1024,
     ),
     stallTimeoutMs: readInteger(env, 'STALL_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    console: consoleSetting !== 'off',
   };
   if (env[PROBLEMS].length > 0) throw new ConfigError(env[PROBLEMS]);
   return config;

@@ -26,6 +26,8 @@ import { planRoutes } from './modules/plans/plan.routes.js';
 import { BillingPeriod, Plan, PlanCreate, PlanList, PlanPatch } from './modules/plans/plan.schemas.js';
 import { policyRoutes } from './modules/policy/policy.routes.js';
 import { Policy, PolicyPatch } from './modules/policy/policy.schemas.js';
+import { sessionRoutes } from './modules/session/session.routes.js';
+import { Session } from './modules/session/session.schemas.js';
 import { templateRoutes } from './modules/templates/template.routes.js';
 import { Template, TemplateList } from './modules/templates/template.schemas.js';
 
@@ -57,19 +59,24 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   PolicyPatch,
   AuditEvent,
   AuditEventList,
+  Session,
   Problem,
   ValidationProblem,
   FieldError,
 ];
 
 /** The resource modules' routes, in one list. */
-export async function registerModules(app: FastifyInstance): Promise<void> {
+export async function registerModules(
+  app: FastifyInstance,
+  options: { authMode: 'api-key' | 'none' },
+): Promise<void> {
   await app.register(planRoutes);
   await app.register(templateRoutes);
   await app.register(entitlementRoutes);
   await app.register(memberRoutes);
   await app.register(policyRoutes);
   await app.register(auditRoutes);
+  await app.register(sessionRoutes, { authMode: options.authMode });
 }
 
 /** Every periodic job of the service, in one list; src/jobs/ runs each once across processes. */

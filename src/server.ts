@@ -120,18 +120,29 @@ function superviseWorkers(config: Config): void {
  * the log must still hear it), and to the log when there is one.
  */
 async function announceAccess(db: Db, config: Config, log?: (message: string) => void): Promise<void> {
+  const consoleLine = config.console ? `Console: ${consoleUrl(config)}\n` : '';
   if (config.authMode === 'none') {
     const warning = 'AUTH_MODE=none: authentication is OFF, every request acts as an admin of every facility';
     process.stderr.write(`\nWARNING: ${warning}\n\n`);
     log?.(warning);
+    if (consoleLine) process.stdout.write(`${consoleLine}\n`);
     return;
   }
-  if (config.adminApiKey) return;
-  const secret = await createFirstAdminKey(db);
+  const secret = config.adminApiKey ? undefined : await createFirstAdminKey(db);
   if (secret) {
     process.stdout.write(
       `\nFirst start: created an admin API key for all facilities. It is shown only this once:\n\n  ${secret}\n\n` +
-        'Send it as "Authorization: Bearer <key>". Manage keys with "facility-admin keys --help".\n\n',
+        'Send it as "Authorization: Bearer <key>". Manage keys with "facility-admin keys --help".\n' +
+        `${consoleLine ? `Sign in to the console with it: ${consoleUrl(config)}\n` : ''}\n`,
     );
+  } else if (consoleLine) {
+    process.stdout.write(`${consoleLine}\n`);
   }
+}
+
+/** The console's address as a browser on this machine reaches it. */
+function consoleUrl(config: Config): string {
+  const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${config.port}${config.basePath}/console/`;
 }

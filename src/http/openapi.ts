@@ -59,6 +59,7 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
         { name: 'entitlements', description: 'Entitlements of a plan' },
         { name: 'members', description: 'Members of a facility' },
         { name: 'policy', description: 'The policy of a facility' },
+        { name: 'session', description: 'The caller: what its API key may do' },
         { name: 'audit', description: 'The audit trail of a facility (read-only)' },
         { name: 'operations', description: 'Health checks, open without a key' },
       ],

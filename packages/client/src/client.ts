@@ -5,6 +5,7 @@ import { type Page, paginate } from './paginate.js';
 import { entitlementOperations, planOperations } from './plans.js';
 import { policyOperations } from './policy.js';
 import type { paths } from './schema.js';
+import { sessionOperations } from './session.js';
 import { type Fetch, type RetryOptions, retryingFetch } from './transport.js';
 
 export interface ClientOptions {
@@ -38,6 +39,7 @@ export function createClient(options: ClientOptions) {
     policy: policyOperations(api),
     templates: templateOperations(api),
     auditEvents: auditEventOperations(api),
+    session: sessionOperations(api),
     /** Every item of a list, page after page: `listPage` gets the page that starts at `cursor`. */
     paginate: <P extends Page>(listPage: (cursor: string | undefined) => Promise<P>) => paginate(listPage),
   };

@@ -260,6 +260,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe the API key of the request
+         * @description Answers the API key's name, its role (`admin` reads and writes, `viewer` only reads) and the facilities it may reach (null for all), and whether authentication is off. It reads nothing else and changes nothing; any valid key may call it.
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -950,6 +970,34 @@ export interface components {
             next_cursor: string | null;
         };
         /**
+         * @description Who the caller is: what the API key in the request may do
+         * @example {
+         *       "auth_mode": "api-key",
+         *       "key_name": "front desk",
+         *       "role": "viewer",
+         *       "facility_ids": [
+         *         1,
+         *         4
+         *       ]
+         *     }
+         */
+        Session: {
+            /**
+             * @description `none` when the service runs with authentication off (AUTH_MODE=none)
+             * @enum {string}
+             */
+            auth_mode: "api-key" | "none";
+            /** @description The API key's name (`AUTH_MODE=none` when authentication is off) */
+            key_name: string;
+            /**
+             * @description `viewer` keys may only read
+             * @enum {string}
+             */
+            role: "admin" | "viewer";
+            /** @description The facilities the key may reach, ascending; null for every facility */
+            facility_ids: number[] | null;
+        };
+        /**
          * @description RFC 9457 problem details, for every error but 400 (see ValidationProblem)
          * @example {
          *       "type": "urn:facility-admin:problem:plan_not_found",
@@ -1064,6 +1112,7 @@ export type Policy = components['schemas']['Policy'];
 export type PolicyUpdate = components['schemas']['PolicyUpdate'];
 export type AuditEvent = components['schemas']['AuditEvent'];
 export type AuditEventPage = components['schemas']['AuditEventPage'];
+export type Session = components['schemas']['Session'];
 export type Problem = components['schemas']['Problem'];
 export type ValidationProblem = components['schemas']['ValidationProblem'];
 export type FieldError = components['schemas']['FieldError'];
@@ -3787,6 +3836,106 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "auth_mode": "api-key",
+                     *       "key_name": "front desk",
+                     *       "role": "viewer",
+                     *       "facility_ids": [
+                     *         1,
+                     *         4
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Session"];
                 };
             };
             /** @description Problem; `code` is `validation_error` */

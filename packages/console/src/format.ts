@@ -1,0 +1,82 @@
+/** Dates and money as a person at the facility reads them: its timezone, its currency's major unit. */
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+const TIMESTAMP_PARTS: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
+
+/** An ISO 8601 UTC timestamp as the service writes them (2026-11-22T10:00:00.000Z). */
+export function isTimestamp(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value);
+}
+
+/** A timestamp (ISO, UTC) in the facility's timezone, with the zone named. */
+export function formatTimestamp(iso: string | null | undefined, timeZone: string): string {
+  if (!iso) return '—';
+  let format = dateTimeFormats.get(timeZone);
+  if (!format) {
+    try {
+      // Components, not dateStyle/timeStyle: those refuse timeZoneName.
+      format = new Intl.DateTimeFormat(undefined, { ...TIMESTAMP_PARTS, timeZone });
+    } catch {
+      format = new Intl.DateTimeFormat(undefined, { ...TIMESTAMP_PARTS, timeZone: 'UTC' });
+    }
+    dateTimeFormats.set(timeZone, format);
+  }
+  return format.format(new Date(iso));
+}
+
+/** A date (YYYY-MM-DD) is a calendar day, not an instant: shown as is, in words, never shifted by a zone. */
+export function formatDate(day: string | null | undefined): string {
+  if (!day) return '—';
+  const [y, m, d] = day.split('-').map(Number);
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(y, m - 1, d)),
+  );
+}
+
+/** Digits after the decimal point of a currency (JPY 0, EUR 2, BHD 3). */
+export function minorDigits(currency: string): number {
+  try {
+    return (
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
+      2
+    );
+  } catch {
+    return 2;
+  }
+}
+
+/** An amount in minor units (cents) as money: 4900 USD is $49.00. */
+export function formatMoney(minor: number | null | undefined, currency: string): string {
+  if (minor === null || minor === undefined) return '—';
+  const digits = minorDigits(currency);
+  const major = minor / 10 ** digits;
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(major);
+  } catch {
+    return `${major.toFixed(digits)} ${currency}`;
+  }
+}
+
+/** What a person types (49.90) in minor units (4990); undefined when it is not an amount. */
+export function parseMoney(text: string, currency: string): number | undefined {
+  const trimmed = text.trim().replace(/,/g, '');
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) return undefined;
+  const digits = minorDigits(currency);
+  const [whole, fraction = ''] = trimmed.split('.');
+  if (fraction.length > digits) return undefined;
+  return Number(whole) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0');
+}
+
+/** Minor units as the text of a money input (4990 → "49.90"). */
+export function moneyInput(minor: number | null | undefined, currency: string): string {
+  if (minor === null || minor === undefined) return '';
+  const digits = minorDigits(currency);
+  return digits === 0 ? String(minor) : (minor / 10 ** digits).toFixed(digits);
+}

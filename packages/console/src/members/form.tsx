@@ -1,0 +1,163 @@
+import type { Member, Plan } from '@facility-admin/client';
+import { useState } from 'preact/hooks';
+import { Field, fieldErrors, ProblemNotice } from '../ui';
+import { ROLES } from './status';
+
+/** The editable fields as the form holds them: text, '' for empty. */
+export type MemberDraft = Record<(typeof FIELDS)[number], string>;
+
+const FIELDS = [
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'date_of_birth',
+  'sport_id',
+  'role',
+  'status',
+  'plan_id',
+  'joined_on',
+  'notes',
+] as const;
+const NUMERIC = new Set(['sport_id', 'plan_id']);
+
+export function draftOf(member?: Member): MemberDraft {
+  const draft = {} as MemberDraft;
+  for (const field of FIELDS) {
+    const value = member?.[field];
+    draft[field] = value === null || value === undefined ? '' : String(value);
+  }
+  if (!member) {
+    draft.role = 'member';
+    draft.status = 'active';
+  }
+  return draft;
+}
+
+/** The body to send: on create every filled field, on edit only what changed ('' clears a field). */
+export function bodyOf(draft: MemberDraft, before?: Member): Record<string, unknown> {
+  const original = draftOf(before);
+  const body: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    if (before && (draft[field] === original[field] || field === 'status')) continue;
+    const text = draft[field].trim();
+    if (!before && text === '') continue;
+    if (text === '') body[field] = null;
+    else body[field] = NUMERIC.has(field) && /^\d+$/.test(text) ? Number(text) : text;
+  }
+  return body;
+}
+
+interface Props {
+  member?: Member;
+  plans: Plan[];
+  submitLabel: string;
+  onSubmit: (draft: MemberDraft) => Promise<void>;
+  onCancel?: () => void;
+  /** After a 412: reload what the form edits. */
+  onReload?: () => void;
+}
+
+/** Create and edit: every field labelled, its error beside it. */
+export function MemberForm({ member, plans, submitLabel, onSubmit, onCancel, onReload }: Props) {
+  const [draft, setDraft] = useState(() => draftOf(member));
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const errors = fieldErrors(error);
+  const set = (field: keyof MemberDraft) => (e: { currentTarget: { value: string } }) =>
+    setDraft({ ...draft, [field]: e.currentTarget.value });
+  const text = (
+    field: keyof MemberDraft,
+    label: string,
+    type: 'text' | 'email' | 'tel' | 'date' = 'text',
+    extra: Record<string, unknown> = {},
+  ) => (
+    <Field label={label} error={errors[field]}>
+      {(props) => (
+        // One input of several types: the cast keeps preact's per-type attribute unions out of the way.
+        <input
+          {...props}
+          {...extra}
+          name={field}
+          type={type as 'text'}
+          value={draft[field]}
+          onInput={set(field)}
+        />
+      )}
+    </Field>
+  );
+  // Only active plans take new members; the member's own plan stays listed.
+  const offered = plans.filter((p) => (p.is_active && !p.deleted_at) || p.id === member?.plan_id);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onSubmit(draft);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="form" onSubmit={submit} noValidate>
+      <div class="grid">
+        {text('first_name', 'First name', 'text', { required: true, autoComplete: 'off' })}
+        {text('last_name', 'Last name', 'text', { autoComplete: 'off' })}
+        {text('email', 'Email', 'email', { autoComplete: 'off' })}
+        {text('phone', 'Phone', 'tel')}
+        {text('date_of_birth', 'Date of birth', 'date')}
+        {text('joined_on', 'Joined on', 'date')}
+        <Field label="Plan" error={errors.plan_id}>
+          {(props) => (
+            <select {...props} name="plan_id" value={draft.plan_id} onChange={set('plan_id')}>
+              <option value="">No plan</option>
+              {offered.map((plan) => (
+                <option key={plan.id} value={String(plan.id)}>
+                  {plan.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Role" error={errors.role}>
+          {(props) => (
+            <select {...props} name="role" value={draft.role} onChange={set('role')}>
+              {ROLES.map((role) => (
+                <option key={role}>{role}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {!member && (
+          <Field label="Status" error={errors.status}>
+            {(props) => (
+              <select {...props} name="status" value={draft.status} onChange={set('status')}>
+                <option value="active">active</option>
+                <option value="pending">pending</option>
+              </select>
+            )}
+          </Field>
+        )}
+        {text('sport_id', 'Sport id', 'text', { inputMode: 'numeric' })}
+      </div>
+      <Field label="Notes" error={errors.notes}>
+        {(props) => <textarea {...props} name="notes" rows={3} value={draft.notes} onInput={set('notes')} />}
+      </Field>
+      {error !== undefined && <ProblemNotice error={error} onReload={onReload} />}
+      <div class="actions">
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Saving…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,197 @@
+import type { MemberListQuery, Plan } from '@facility-admin/client';
+import { useEffect, useState } from 'preact/hooks';
+import { useFacility } from '../context';
+import { formatDate } from '../format';
+import { href } from '../router';
+import { Badge, Empty, Field, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
+import { fullName, ROLES, STATUSES } from './status';
+
+const PAGE_SIZE = 25;
+
+/** Follows `value`, `delay` ms after it stops changing: a search sent once the person stops typing. */
+function useDebounced<T>(value: T, delay: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
+
+export function usePlans() {
+  const { client, facilityId } = useFacility();
+  return useLoad(
+    () => client.plans.list(facilityId, { include_inactive: true, limit: 1000 }).then((page) => page.plans),
+    [facilityId],
+  );
+}
+
+export function planName(plans: Plan[] | undefined, id: number | null): string {
+  if (id === null) return '—';
+  return plans?.find((plan) => plan.id === id)?.name ?? `Plan ${id}`;
+}
+
+/** The members: search, filters, pages through next_cursor. */
+export function MembersList() {
+  const { client, facilityId, canWrite } = useFacility();
+  // The filters live in the address too (replaced, not pushed): back from a member returns to them.
+  const [initial] = useState(() => new URLSearchParams(window.location.hash.split('?')[1] ?? ''));
+  const [q, setQ] = useState(initial.get('q') ?? '');
+  const [status, setStatus] = useState(initial.get('status') ?? '');
+  const [role, setRole] = useState(initial.get('role') ?? '');
+  const [planId, setPlanId] = useState(initial.get('plan_id') ?? '');
+  const [sportId, setSportId] = useState(initial.get('sport_id') ?? '');
+  // The cursors of the pages before this one: back is a pop.
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const search = useDebounced(q.trim(), 300);
+  const filters = [search, status, role, planId, sportId].join('|');
+  useEffect(() => {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries({
+      q: search,
+      status,
+      role,
+      plan_id: planId,
+      sport_id: sportId,
+    })) {
+      if (value) query.set(name, value);
+    }
+    const text = query.toString();
+    window.history.replaceState(null, '', `${href(facilityId, 'members')}${text ? `?${text}` : ''}`);
+  }, [facilityId, search, status, role, planId, sportId]);
+  useEffect(() => setCursors([undefined]), [filters]);
+  const cursor = cursors[cursors.length - 1];
+  const plans = usePlans();
+  const page = useLoad(() => {
+    const query: MemberListQuery = { limit: PAGE_SIZE, cursor };
+    if (search) query.q = search;
+    if (status) query.status = status as MemberListQuery['status'];
+    if (role) query.role = role as MemberListQuery['role'];
+    if (planId) query.plan_id = Number(planId);
+    if (/^\d+$/.test(sportId) && Number(sportId) > 0) query.sport_id = Number(sportId);
+    return client.members.list(facilityId, query);
+  }, [facilityId, filters, cursor]);
+  const members = page.data?.members ?? [];
+  const filtered = filters !== '||||';
+
+  return (
+    <section aria-labelledby="members-title">
+      <div class="screen-head">
+        <ScreenTitle>
+          <span id="members-title">Members</span>
+        </ScreenTitle>
+        {canWrite && (
+          <a class="button primary" href={href(facilityId, 'members', 'new')}>
+            Enrol a member
+          </a>
+        )}
+      </div>
+      <search class="filters" aria-label="Find members">
+        <Field label="Search" hint="Name or email, any part">
+          {(props) => (
+            <input {...props} type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+          )}
+        </Field>
+        <Field label="Status">
+          {(props) => (
+            <select {...props} value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+              <option value="">Any but removed</option>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Role">
+          {(props) => (
+            <select {...props} value={role} onChange={(e) => setRole(e.currentTarget.value)}>
+              <option value="">Any</option>
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Plan">
+          {(props) => (
+            <select {...props} value={planId} onChange={(e) => setPlanId(e.currentTarget.value)}>
+              <option value="">Any</option>
+              {(plans.data ?? []).map((plan) => (
+                <option key={plan.id} value={String(plan.id)}>
+                  {plan.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Sport id">
+          {(props) => (
+            <input
+              {...props}
+              inputMode="numeric"
+              value={sportId}
+              onInput={(e) => setSportId(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+      </search>
+      {page.state === 'error' && <ProblemNotice error={page.error} />}
+      {page.state === 'loading' && !page.data && <Loading what="members" />}
+      {page.state !== 'error' && page.data && members.length === 0 && (
+        <Empty>{filtered ? 'No member matches these filters.' : 'No members yet.'}</Empty>
+      )}
+      {members.length > 0 && (
+        <div class="table-wrap">
+          <table class="list" aria-busy={page.state === 'loading'}>
+            <caption class="visually-hidden">Members, page {cursors.length}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Status</th>
+                <th scope="col">Role</th>
+                <th scope="col">Plan</th>
+                <th scope="col">Joined</th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((member) => (
+                <tr key={member.id}>
+                  <td data-label="Name">
+                    <a href={href(facilityId, 'members', member.id)}>{fullName(member)}</a>
+                  </td>
+                  <td data-label="Email">{member.email ?? '—'}</td>
+                  <td data-label="Status">
+                    <Badge value={member.status} />
+                  </td>
+                  <td data-label="Role">{member.role}</td>
+                  <td data-label="Plan">{planName(plans.data, member.plan_id)}</td>
+                  <td data-label="Joined">{formatDate(member.joined_on)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav class="pager" aria-label="Pages">
+        <span class="muted" aria-live="polite">
+          {page.data ? `Page ${cursors.length} · ${members.length} shown` : ''}
+        </span>
+        <button type="button" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Previous page
+        </button>
+        <button
+          type="button"
+          disabled={!page.data?.next_cursor}
+          onClick={() => page.data?.next_cursor && setCursors([...cursors, page.data.next_cursor])}
+        >
+          Next page
+        </button>
+      </nav>
+    </section>
+  );
+}

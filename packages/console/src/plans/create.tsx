@@ -1,0 +1,104 @@
+import type { PlanCreate, PlanTemplate } from '@facility-admin/client';
+import { useState } from 'preact/hooks';
+import { idempotencyKeys } from '../api';
+import { useFacility } from '../context';
+import { formatMoney } from '../format';
+import { href, navigate } from '../router';
+import { Empty, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
+import { PlanForm } from './form';
+import { PERIOD_WORDS } from './list';
+
+function useTemplates() {
+  const { client } = useFacility();
+  return useLoad(async () => {
+    const all: PlanTemplate[] = [];
+    for await (const template of client.paginate((cursor) => client.templates.list({ limit: 200, cursor }))) {
+      all.push(template);
+    }
+    return all;
+  }, []);
+}
+
+function entitlementText(value: unknown): string {
+  return typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value);
+}
+
+/** The template gallery: each template with its price and entitlements, and a button to start from it. */
+function TemplateGallery() {
+  const { facilityId } = useFacility();
+  const templates = useTemplates();
+  if (templates.state === 'loading') return <Loading what="templates" />;
+  if (templates.state === 'error') return <ProblemNotice error={templates.error} />;
+  if (templates.data.length === 0) return <Empty>The catalog holds no templates.</Empty>;
+  return (
+    <ul class="gallery">
+      {templates.data.map((t) => (
+        <li key={t.id} class="card template">
+          <h2>{t.name}</h2>
+          <p class="price">
+            {formatMoney(t.price_amount, t.currency)} {PERIOD_WORDS[t.billing_period] ?? t.billing_period}
+            {t.sport_id !== null && <span class="muted"> · sport {t.sport_id}</span>}
+          </p>
+          {t.description && <p class="muted">{t.description}</p>}
+          {t.entitlements.length > 0 && (
+            <ul class="entitlement-chips" aria-label={`Entitlements of ${t.name}`}>
+              {t.entitlements.map((e) => (
+                <li key={e.key}>
+                  {e.key}: {entitlementText(e.value)}
+                </li>
+              ))}
+            </ul>
+          )}
+          <a class="button" href={`${href(facilityId, 'plans', 'new')}?template=${t.id}`}>
+            Use this template<span class="visually-hidden">: {t.name}</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A new plan, from scratch or from a template (its fields prefilled, its entitlements copied by the service). */
+export function PlanCreateScreen({ templateId, gallery }: { templateId?: number; gallery?: boolean }) {
+  const { client, facilityId, canWrite, currency } = useFacility();
+  const templates = useTemplates();
+  const [keyFor] = useState(idempotencyKeys);
+  if (!canWrite) return <ProblemNotice error={new Error('This API key may only read.')} />;
+  if (gallery) {
+    return (
+      <section>
+        <p class="crumbs">
+          <a href={href(facilityId, 'plans')}>Plans</a> /
+        </p>
+        <ScreenTitle>Start from a template</ScreenTitle>
+        <TemplateGallery />
+      </section>
+    );
+  }
+  const template = templateId ? templates.data?.find((t) => t.id === templateId) : undefined;
+  if (templateId && templates.state === 'loading') return <Loading what="the template" />;
+  return (
+    <section>
+      <p class="crumbs">
+        <a href={href(facilityId, 'plans')}>Plans</a> /
+      </p>
+      <ScreenTitle>{template ? `New plan from “${template.name}”` : 'New plan'}</ScreenTitle>
+      {template && (
+        <p class="muted">
+          The template's entitlements are copied to the plan; edit them after you create it.
+        </p>
+      )}
+      <PlanForm
+        template={template}
+        defaultCurrency={currency}
+        submitLabel="Create plan"
+        onCancel={() => navigate(href(facilityId, 'plans'))}
+        onSubmit={async (fields) => {
+          const body = { ...fields, ...(template ? { template_id: template.id } : {}) } as PlanCreate;
+          const created = await client.plans.create(facilityId, body, { idempotencyKey: keyFor(body) });
+          navigate(href(facilityId, 'plans', created.data.id));
+        }}
+      />
+    </section>
+  );
+}
