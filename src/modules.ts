@@ -14,6 +14,7 @@ import {
   MemberRole,
   MemberStatus,
 } from './modules/members/member.schemas.js';
+import { applyMemberSchedule } from './modules/members/member-schedule.job.js';
 import { entitlementRoutes } from './modules/plans/entitlement.routes.js';
 import {
   Entitlement,
@@ -73,4 +74,4 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
 }
 
 /** Every periodic job of the service, in one list; src/jobs/ runs each once across processes. */
-export const PERIODIC_JOBS: readonly PeriodicJob[] = [purgeExpiredIdempotencyKeys];
+export const PERIODIC_JOBS: readonly PeriodicJob[] = [purgeExpiredIdempotencyKeys, applyMemberSchedule];

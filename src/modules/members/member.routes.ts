@@ -104,7 +104,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       };
       const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
       return sendPage(reply, 'members', page, memberRepresentation, (read) =>
-        listMembersOfFacility(app.db, request.params.facility_id, filter, read),
+        listMembersOfFacility(app.db, request.params.facility_id, filter, read, app.now()),
       );
     },
   );
@@ -128,7 +128,11 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { facility_id, member_id } = request.params;
-      return replyWithResource(reply, memberRepresentation, await getMember(app.db, facility_id, member_id));
+      return replyWithResource(
+        reply,
+        memberRepresentation,
+        await getMember(app.db, facility_id, member_id, app.now()),
+      );
     },
   );
 
