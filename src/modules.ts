@@ -5,6 +5,8 @@ import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempo
 import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { AuditEvent, AuditEventList } from './modules/audit/audit.schemas.js';
+import { freezeRoutes } from './modules/freezes/freeze.routes.js';
+import { Freeze, FreezeCreate, FreezeList } from './modules/freezes/freeze.schemas.js';
 import { memberRoutes } from './modules/members/member.routes.js';
 import {
   Member,
@@ -54,6 +56,9 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   MemberList,
   MemberStatus,
   MemberRole,
+  Freeze,
+  FreezeCreate,
+  FreezeList,
   Policy,
   PolicyPatch,
   AuditEvent,
@@ -69,6 +74,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(templateRoutes);
   await app.register(entitlementRoutes);
   await app.register(memberRoutes);
+  await app.register(freezeRoutes);
   await app.register(policyRoutes);
   await app.register(auditRoutes);
 }

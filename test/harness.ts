@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import pg from 'pg';
-import { type App, buildApp } from '../src/app.js';
+import { type App, type BuildOptions, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type DialectName, openDatabase } from '../src/db/database.js';
 
@@ -52,6 +52,7 @@ export function describeEachDialect(
   name: string,
   suite: (api: Api) => void,
   configOverrides: Partial<Config> = {},
+  buildOptions: Pick<BuildOptions, 'now'> = {},
 ): void {
   for (const dialect of DIALECTS) {
     describe(`${name} [${dialect}]`, () => {
@@ -67,7 +68,7 @@ export function describeEachDialect(
           ...configOverrides,
         };
         const database = openDatabase(test.url);
-        const app = await buildApp(config, { database, logger: false });
+        const app = await buildApp(config, { database, logger: false, ...buildOptions });
         Object.assign(api, bindApi(app, dialect));
         const close = dropDatabase;
         dropDatabase = async () => {
@@ -169,4 +170,24 @@ export function assertInvalid(response: TestResponse, ...fields: string[]) {
   for (const field of fields)
     assert.ok(named.includes(field), `expected an error for ${field}, got ${named.join(', ')}`);
   return body;
+}
+
+/** A clock a test sets and moves (BuildOptions.now): date-driven rules run without sleeping. */
+export interface TestClock {
+  now: () => Date;
+  set(iso: string): void;
+  advanceDays(days: number): void;
+}
+
+export function testClock(start: string): TestClock {
+  let current = new Date(start);
+  return {
+    now: () => new Date(current),
+    set: (iso) => {
+      current = new Date(iso);
+    },
+    advanceDays: (days) => {
+      current = new Date(current.getTime() + days * 86_400_000);
+    },
+  };
 }

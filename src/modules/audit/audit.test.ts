@@ -86,7 +86,7 @@ describeEachDialect('audit trail', (api) => {
       freezes.map((e) => [e.action, e.changes.ends_on]),
       [
         ['create', undefined],
-        ['update', { before: null, after: list[2].changes.status_changed_at.after.slice(0, 10) }],
+        ['update', { before: null, after: String(list[2].changes.status_changed_at.after).slice(0, 10) }],
       ],
     );
     assert.deepEqual(list[0].changes.first_name, { before: null, after: 'Ann' });
