@@ -59,8 +59,8 @@ export function assertWithinYearlyLimit(
       const left = Math.max(0, maxDaysPerYear - used);
       throw new AppError(
         'freeze_limit_exceeded',
-        `The freeze would take ${asked} days in ${year}, but only ${left} of the policy's ` +
-          `${maxDaysPerYear} freeze days per year are left`,
+        `The freeze would take ${asked} day${asked === 1 ? '' : 's'} in ${year}, but only ${left} of the ` +
+          `policy's ${maxDaysPerYear} freeze days per year are left`,
       );
     }
   }
