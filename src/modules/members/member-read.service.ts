@@ -26,7 +26,7 @@ export async function getMember(db: Db, facilityId: number, memberId: number, no
   if (!member) throw memberNotFound(facilityId, memberId);
   const policy = await readPolicySettings(db, facilityId);
   if (member.next_change_on !== null && member.next_change_on <= todayIn(policy.timezone, now)) {
-    member = await settleDueMember(db, facilityId, memberId, now);
+    member = (await settleDueMember(db, facilityId, memberId, now)).member;
   }
   return presentMember(member, policy);
 }
@@ -51,13 +51,18 @@ export async function listMembersOfFacility(
   return records.map((record) => presentMember(record, policy));
 }
 
-/** Applies what is due for one member in its own transaction, the member locked (once across readers). */
+/**
+ * Applies what is due for one member in its own transaction, the member
+ * locked: of several readers and sweepers that try at once, one changes it
+ * (`changed`) and the others find nothing due.
+ */
 export async function settleDueMember(db: Db, facilityId: number, memberId: number, now: Date) {
   return db.transaction().execute(async (trx) => {
-    const member = await findMemberById(trx, facilityId, memberId, { lock: true });
-    if (!member) throw memberNotFound(facilityId, memberId);
+    const locked = await findMemberById(trx, facilityId, memberId, { lock: true });
+    if (!locked) throw memberNotFound(facilityId, memberId);
     const policy = await readPolicySettings(trx, facilityId);
-    return settleMember(trx, member, policy.timezone, now);
+    const member = await settleMember(trx, locked, policy.timezone, now);
+    return { member, changed: member !== locked };
   });
 }
 

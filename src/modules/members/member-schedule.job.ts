@@ -31,7 +31,9 @@ export const applyMemberSchedule: PeriodicJob = {
         }
         if (candidate.next_change_on > todayIn(timeZone, now)) continue;
         await settleDueMember(db, candidate.facility_id, candidate.id, now).then(
-          () => settled++,
+          (outcome) => {
+            if (outcome.changed) settled++;
+          },
           (error) => {
             if ((error as { code?: string }).code !== 'member_not_found') throw error;
           },
