@@ -249,6 +249,24 @@ describeEachDialect(
       assert.equal(second.cancelled_at, '2026-04-22T09:00:00.000Z');
     });
 
+    test('a retried POST with its Idempotency-Key plans one freeze; a hard-deleted member takes its freezes', async () => {
+      clock.set('2026-04-10T09:00:00.000Z');
+      const facility = api.newFacility();
+      const member = await newMember(facility);
+      const body = { starts_on: '2026-05-01', ends_on: '2026-05-02' };
+      const key = { 'idempotency-key': `freeze-${facility}` };
+      const first = await api.post(member.freezes, body, key);
+      const again = await api.post(member.freezes, body, key);
+      assert.deepEqual(
+        [first.status, again.status, again.headers['idempotent-replayed']],
+        [201, 201, 'true'],
+      );
+      assert.deepEqual(again.body, first.body);
+      assert.equal((await api.get(member.freezes)).body.freezes.length, 1);
+      assert.equal((await api.delete(`${member.url}?hard_delete=true`)).status, 204);
+      assertProblem(await api.get(member.freezes), 404, 'member_not_found');
+    });
+
     test('GET freezes pages by id; an unknown member is 404', async () => {
       clock.set('2026-04-10T09:00:00.000Z');
       const facility = api.newFacility();

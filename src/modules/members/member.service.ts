@@ -89,7 +89,10 @@ export async function createMember(
       before: null,
       after: inserted,
     });
-    const member = presentMember(await settleMember(trx, inserted, policy.timezone, clock), policy);
+    // A new member has no freezes: only a term can put something on its schedule.
+    const settled =
+      inserted.ends_on === null ? inserted : await settleMember(trx, inserted, policy.timezone, clock);
+    const member = presentMember(settled, policy);
     await context.onCreated?.(trx, member);
     return member;
   });
