@@ -22,9 +22,12 @@ export function presentMember(record: MemberRecord, policy: LifecyclePolicy): Me
  * it yet, the read makes it first: no reader sees a member frozen a day late.
  */
 export async function getMember(db: Db, facilityId: number, memberId: number, now: Date): Promise<Member> {
-  let member = await findMemberById(db, facilityId, memberId);
+  // Read together: on PostgreSQL each joins the batch of reads of its kind (src/db/point-read.ts).
+  let [member, policy] = await Promise.all([
+    findMemberById(db, facilityId, memberId),
+    readPolicySettings(db, facilityId),
+  ]);
   if (!member) throw memberNotFound(facilityId, memberId);
-  const policy = await readPolicySettings(db, facilityId);
   if (member.next_change_on !== null && member.next_change_on <= todayIn(policy.timezone, now)) {
     member = (await settleDueMember(db, facilityId, memberId, now)).member;
   }
