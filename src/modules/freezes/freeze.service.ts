@@ -75,9 +75,14 @@ export async function listFreezesOfMemberPage(
   page: PageRead,
   now: Date,
 ): Promise<FreezeRow[]> {
-  const member = await findMemberById(db, facilityId, memberId);
+  const [member, policy] = await Promise.all([
+    findMemberById(db, facilityId, memberId),
+    readPolicySettings(db, facilityId),
+  ]);
   if (!member) throw memberNotFound(facilityId, memberId);
-  if (member.next_change_on !== null) await settleDueMember(db, facilityId, memberId, now);
+  if (member.next_change_on !== null && member.next_change_on <= todayIn(policy.timezone, now)) {
+    await settleDueMember(db, facilityId, memberId, now);
+  }
   return listFreezesPage(db, memberId, page.afterId, page.rows);
 }
 
