@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Config } from './config.js';
+import { type Clock, systemClock } from './core/clock.js';
 import { openChangeCounter } from './db/change-counter.js';
 import { type Database, type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -41,6 +42,8 @@ declare module 'fastify' {
     templates: TemplateCatalog;
     /** PAGE_MAX_BYTES: what the items of one list page take at most. */
     pageMaxBytes: number;
+    /** The service's clock (BuildOptions.now): "today" in a facility, the schedule, write times. */
+    now: Clock;
   }
 }
 
@@ -53,6 +56,8 @@ export interface BuildOptions {
   database?: Database;
   /** Overrides the log settings: off, or a level and a stream (tests); otherwise LOG_LEVEL to stdout. */
   logger?: LogSettings;
+  /** The clock every date-driven rule reads; the system clock unless a test moves its own. */
+  now?: Clock;
 }
 
 /** Builds the whole service from a config. The server, the CLI and the tests all start here. */
@@ -84,6 +89,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('db', database.db);
   app.decorate('templates', templates);
   app.decorate('pageMaxBytes', config.pageMaxBytes);
+  const clock = options.now ?? systemClock;
+  app.decorate('now', clock);
   const keyChanges = openChangeCounter(database, 'api_keys_changed');
   app.addHook('onClose', () => keyChanges.close());
   if (ownsDatabase) app.addHook('onClose', () => database.close());
@@ -92,7 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // it stops before anything closes the database (preClose runs before every onClose).
   let jobs: ReturnType<typeof startJobs> | undefined;
   app.addHook('onListen', async () => {
-    jobs ??= startJobs(database.db, PERIODIC_JOBS, app.log);
+    jobs ??= startJobs(database.db, PERIODIC_JOBS, app.log, clock);
   });
   app.addHook('preClose', async () => jobs?.stop());
 

@@ -5,6 +5,8 @@ import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempo
 import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { AuditEvent, AuditEventList } from './modules/audit/audit.schemas.js';
+import { freezeRoutes } from './modules/freezes/freeze.routes.js';
+import { Freeze, FreezeCreate, FreezeList } from './modules/freezes/freeze.schemas.js';
 import { memberRoutes } from './modules/members/member.routes.js';
 import {
   Member,
@@ -14,6 +16,7 @@ import {
   MemberRole,
   MemberStatus,
 } from './modules/members/member.schemas.js';
+import { applyMemberSchedule } from './modules/members/member-schedule.job.js';
 import { entitlementRoutes } from './modules/plans/entitlement.routes.js';
 import {
   Entitlement,
@@ -55,6 +58,9 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   MemberList,
   MemberStatus,
   MemberRole,
+  Freeze,
+  FreezeCreate,
+  FreezeList,
   Policy,
   PolicyPatch,
   AuditEvent,
@@ -74,10 +80,11 @@ export async function registerModules(
   await app.register(templateRoutes);
   await app.register(entitlementRoutes);
   await app.register(memberRoutes);
+  await app.register(freezeRoutes);
   await app.register(policyRoutes);
   await app.register(auditRoutes);
   await app.register(sessionRoutes, { authMode: options.authMode });
 }
 
 /** Every periodic job of the service, in one list; src/jobs/ runs each once across processes. */
-export const PERIODIC_JOBS: readonly PeriodicJob[] = [purgeExpiredIdempotencyKeys];
+export const PERIODIC_JOBS: readonly PeriodicJob[] = [purgeExpiredIdempotencyKeys, applyMemberSchedule];

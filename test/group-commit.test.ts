@@ -32,6 +32,10 @@ function memberValues(firstName: string, email: string | null = null): MemberVal
     notes: null,
     status_changed_at: NOW,
     deleted_at: null,
+    ends_on: null,
+    status_reason: null,
+    waiver_signed_at: null,
+    next_change_on: null,
   };
 }
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import pg from 'pg';
-import { type App, buildApp } from '../src/app.js';
+import { type App, type BuildOptions, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type DialectName, openDatabase } from '../src/db/database.js';
 
@@ -52,9 +52,14 @@ export function describeEachDialect(
   name: string,
   suite: (api: Api) => void,
   configOverrides: Partial<Config> = {},
-  /** Fewer databases for a slow suite (the browser tests run some flows on SQLite only). */
-  dialects: readonly DialectName[] = DIALECTS,
+  options: {
+    /** Fewer databases for a slow suite (the browser tests run some flows on SQLite only). */
+    dialects?: readonly DialectName[];
+    /** The app's clock, for tests of what dates do. */
+    now?: BuildOptions['now'];
+  } = {},
 ): void {
+  const { dialects = DIALECTS, ...buildOptions } = options;
   for (const dialect of DIALECTS.filter((d) => dialects.includes(d))) {
     describe(`${name} [${dialect}]`, () => {
       const api = {} as Api;
@@ -69,7 +74,7 @@ export function describeEachDialect(
           ...configOverrides,
         };
         const database = openDatabase(test.url);
-        const app = await buildApp(config, { database, logger: false });
+        const app = await buildApp(config, { database, logger: false, ...buildOptions });
         Object.assign(api, bindApi(app, dialect));
         const close = dropDatabase;
         dropDatabase = async () => {
@@ -171,4 +176,24 @@ export function assertInvalid(response: TestResponse, ...fields: string[]) {
   for (const field of fields)
     assert.ok(named.includes(field), `expected an error for ${field}, got ${named.join(', ')}`);
   return body;
+}
+
+/** A clock a test sets and moves (BuildOptions.now): date-driven rules run without sleeping. */
+export interface TestClock {
+  now: () => Date;
+  set(iso: string): void;
+  advanceDays(days: number): void;
+}
+
+export function testClock(start: string): TestClock {
+  let current = new Date(start);
+  return {
+    now: () => new Date(current),
+    set: (iso) => {
+      current = new Date(iso);
+    },
+    advanceDays: (days) => {
+      current = new Date(current.getTime() + days * 86_400_000);
+    },
+  };
 }

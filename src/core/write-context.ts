@@ -4,7 +4,10 @@ import type { Principal } from './principal.js';
 /** What every write needs besides its input: who asks (for the audit trail) and its precondition. */
 export interface WriteContext<T = { id: number }> {
   actor: Principal;
-  requestId: string;
+  /** The request that asked; null for a change the service makes by itself (the schedule). */
+  requestId: string | null;
+  /** When the write happens, from the app's clock; the system clock when absent. */
+  now?: Date;
   /** The If-Match header, checked against the current representation inside the transaction. */
   ifMatch?: string;
   /**
@@ -13,4 +16,13 @@ export interface WriteContext<T = { id: number }> {
    * cannot leave a created resource that a retry would create again.
    */
   onCreated?(trx: Executor, created: T): Promise<void>;
+}
+
+/** The context of the changes the service makes by date (the schedule): audited with actor `system`. */
+export function systemWriteContext(now: Date): WriteContext {
+  return {
+    actor: { keyId: null, keyName: 'system', role: 'admin', facilityIds: 'all' },
+    requestId: null,
+    now,
+  };
 }

@@ -9,6 +9,8 @@ import * as idempotencyEtag from './migrations/0006_idempotency_etag.js';
 import * as memberSearch from './migrations/0007_member_search.js';
 import * as memberSearchPendingList from './migrations/0008_member_search_pending_list.js';
 import * as periodicJobs from './migrations/0009_periodic_jobs.js';
+import * as memberLifecycle from './migrations/0010_member_lifecycle.js';
+import * as memberFreezes from './migrations/0011_member_freezes.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +23,8 @@ const migrations: Record<string, Migration> = {
   '0007_member_search': memberSearch,
   '0008_member_search_pending_list': memberSearchPendingList,
   '0009_periodic_jobs': periodicJobs,
+  '0010_member_lifecycle': memberLifecycle,
+  '0011_member_freezes': memberFreezes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

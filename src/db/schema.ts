@@ -56,6 +56,25 @@ export interface MembersTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** The last day of the membership; the day after, the schedule cancels it. */
+  ends_on: string | null;
+  status_reason: string | null;
+  waiver_signed_at: string | null;
+  /** First date (facility time zone) on which a scheduled change is due; null when none is. */
+  next_change_on: string | null;
+}
+
+export interface MemberFreezesTable {
+  id: Generated<number>;
+  facility_id: number;
+  member_id: number;
+  starts_on: string;
+  /** Null for an open-ended freeze (a PATCH to frozen), until the member is active again. */
+  ends_on: string | null;
+  reason: string | null;
+  state: 'scheduled' | 'under_way' | 'ended' | 'cancelled';
+  created_at: string;
+  cancelled_at: string | null;
 }
 
 export interface PoliciesTable {
@@ -80,6 +99,7 @@ export interface DatabaseSchema {
   plans: PlansTable;
   entitlements: EntitlementsTable;
   members: MembersTable;
+  member_freezes: MemberFreezesTable;
   policies: PoliciesTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -58,6 +58,7 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
         { name: 'templates', description: 'Read-only plan templates' },
         { name: 'entitlements', description: 'Entitlements of a plan' },
         { name: 'members', description: 'Members of a facility' },
+        { name: 'freezes', description: "Dated freezes of a member's membership" },
         { name: 'policy', description: 'The policy of a facility' },
         { name: 'session', description: 'The caller: what its API key may do' },
         { name: 'audit', description: 'The audit trail of a facility (read-only)' },

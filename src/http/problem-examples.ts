@@ -20,6 +20,16 @@ const EXAMPLES: Record<ErrorCode, { detail: string; errors?: FieldError[] }> = {
   member_not_found: {
     detail: 'Facility 1 has no member with id 42',
   },
+  freeze_not_found: { detail: 'Member 42 has no freeze with id 5' },
+  freeze_overlap: { detail: 'The freeze overlaps freeze 5 (2026-03-01 to 2026-03-21)' },
+  freeze_limit_exceeded: {
+    detail:
+      "The freeze would take 21 days in 2026, but only 14 of the policy's 60 freeze days per year are left",
+  },
+  waiver_required: {
+    detail:
+      "This facility's policy requires a signed waiver: set waiver_signed_at before the member becomes active",
+  },
   entitlement_not_found: {
     detail: 'Plan 7 has no entitlement "towel"',
   },

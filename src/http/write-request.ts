@@ -33,6 +33,7 @@ export function writeContextOf<T extends { id: number; updated_at: string }>(
   return {
     actor: request.principal,
     requestId: String(request.id),
+    now: request.server.now(),
     ifMatch: ifMatch || undefined,
     onCreated:
       claim && created

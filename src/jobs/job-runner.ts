@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { type Clock, systemClock } from '../core/clock.js';
 import type { Db } from '../db/database.js';
 import {
   claimDuePeriodicJob,
@@ -16,8 +17,11 @@ export interface PeriodicJob {
    * (the holder is presumed dead). Defaults to five minutes.
    */
   leaseMs?: number;
-  /** Does the work; what it returns is logged with the run (e.g. how many rows it removed). */
-  run(db: Db): Promise<Record<string, unknown> | undefined>;
+  /**
+   * Does the work; what it returns is logged with the run (e.g. how many rows it removed).
+   * `now` is the app's clock, for the work's own dates (its schedule runs on real time).
+   */
+  run(db: Db, now?: Clock): Promise<Record<string, unknown> | undefined>;
 }
 
 /** What this process has seen of a job: its own runs only. */
@@ -46,7 +50,12 @@ const LONGEST_WAIT_MS = 60_000;
  * of the wait so that instances started together do not all try at once,
  * and runs a job only when it takes the job's due run in the database.
  */
-export function startJobs(db: Db, jobs: readonly PeriodicJob[], log: FastifyBaseLogger): JobRunner {
+export function startJobs(
+  db: Db,
+  jobs: readonly PeriodicJob[],
+  log: FastifyBaseLogger,
+  now: Clock = systemClock,
+): JobRunner {
   let stopped = false;
   const timers = new Map<string, NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
@@ -71,7 +80,7 @@ export function startJobs(db: Db, jobs: readonly PeriodicJob[], log: FastifyBase
   };
 
   const tick = (job: PeriodicJob) => {
-    const run = tryRun(db, job, log, stats.get(job.name) as JobStats).finally(() => {
+    const run = tryRun(db, job, log, stats.get(job.name) as JobStats, now).finally(() => {
       running.delete(run);
       schedule(job);
     });
@@ -90,7 +99,13 @@ export function startJobs(db: Db, jobs: readonly PeriodicJob[], log: FastifyBase
   };
 }
 
-async function tryRun(db: Db, job: PeriodicJob, log: FastifyBaseLogger, stats: JobStats): Promise<void> {
+async function tryRun(
+  db: Db,
+  job: PeriodicJob,
+  log: FastifyBaseLogger,
+  stats: JobStats,
+  now: Clock,
+): Promise<void> {
   const started = new Date();
   let claimed: boolean;
   try {
@@ -113,7 +128,7 @@ async function tryRun(db: Db, job: PeriodicJob, log: FastifyBaseLogger, stats: J
   let failure: unknown;
   let outcome: Record<string, unknown> | undefined;
   try {
-    outcome = await job.run(db);
+    outcome = await job.run(db, now);
   } catch (error) {
     failure = error;
   }

@@ -1,4 +1,5 @@
 import createFetchClient from 'openapi-fetch';
+import { freezeOperations } from './freezes.js';
 import { auditEventOperations, templateOperations } from './lists.js';
 import { memberOperations } from './members.js';
 import { type Page, paginate } from './paginate.js';
@@ -36,6 +37,7 @@ export function createClient(options: ClientOptions) {
     plans: planOperations(api),
     entitlements: entitlementOperations(api),
     members: memberOperations(api),
+    freezes: freezeOperations(api),
     policy: policyOperations(api),
     templates: templateOperations(api),
     auditEvents: auditEventOperations(api),

@@ -179,7 +179,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member
-         * @description Adds a member, `active` unless created `pending`, who joins today in the facility's time zone unless `joined_on` says otherwise. The email is unique among the facility's members that are not removed, ignoring case (409 `member_email_conflict`). A plan must be an active plan of the facility (422 `invalid_plan`) with a seat free when it has `max_members` (409 `plan_full`). A `date_of_birth` must not be in the future (400) nor make the member younger than the policy's `min_member_age` (422 `member_too_young`). Send an `Idempotency-Key`: a retry with the same key and body within 24 hours answers the first response again and creates nothing (409 `idempotency_in_progress` while the first still runs; 422 `idempotency_key_reused` for the same key with another body).
+         * @description Adds a member, `active` unless created `pending`, who joins today in the facility's time zone unless `joined_on` says otherwise. The email is unique among the facility's members that are not removed, ignoring case (409 `member_email_conflict`). A plan must be an active plan of the facility (422 `invalid_plan`) with a seat free when it has `max_members` (409 `plan_full`). A `date_of_birth` must not be in the future (400) nor make the member younger than the policy's `min_member_age` (422 `member_too_young`). With the policy's `require_waiver`, an `active` member needs `waiver_signed_at` (422 `waiver_required`). A plan with `duration_days` sets `ends_on` to `joined_on + duration_days - 1` unless the body gives it (null too). Send an `Idempotency-Key`: a retry with the same key and body within 24 hours answers the first response again and creates nothing (409 `idempotency_in_progress` while the first still runs; 422 `idempotency_key_reused` for the same key with another body).
          */
         post: operations["createMember"];
         delete?: never;
@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * Read a member (removed members too)
-         * @description Reads one member, removed members too. The `ETag` it answers is what `If-Match` takes on a later PATCH or DELETE of the member.
+         * @description Reads one member, removed members too. The `ETag` it answers is what `If-Match` takes on a later PATCH or DELETE of the member. A change the schedule has due (a freeze starting or ending, a term ending) is already applied when the member is read.
          */
         get: operations["getMember"];
         put?: never;
@@ -211,9 +211,53 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a member, or move its status
-         * @description Changes the fields sent; a PATCH that changes nothing changes neither `updated_at` nor the ETag. A status moves only as the table of `MemberStatus` allows (409 `invalid_status_transition`; to `frozen` while the policy's `allow_freeze` is false, 409 `freeze_not_allowed`); a move from `removed` restores the member. Joining a plan, or coming back to one, needs an active plan of the facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email stays unique (409 `member_email_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With `If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).
+         * @description Changes the fields sent; a PATCH that changes nothing changes neither `updated_at` nor the ETag. A status moves only as the table of `MemberStatus` allows (409 `invalid_status_transition`; to `frozen` while the policy's `allow_freeze` is false, 409 `freeze_not_allowed`); a move from `removed` restores the member. A move to `frozen` opens an open-ended freeze from today (409 `freeze_overlap` when a freeze is planned; 422 `freeze_limit_exceeded` past the yearly limit), a move from `frozen` ends the freeze under way today; `status_reason` may come with a move (a move without one clears it). Becoming `active` with the policy's `require_waiver` needs `waiver_signed_at` (422 `waiver_required`). Setting `ends_on` schedules a cancellation (null clears it); a day already past cancels the member at once, as `expired`. Joining a plan, or coming back to one, needs an active plan of the facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email stays unique (409 `member_email_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With `If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).
          */
         patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/members/{member_id}/freezes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a member's freezes (cancelled ones too)
+         * @description Lists the member's freezes by id, one page at a time (pass `next_cursor` as `cursor`): planned, under way, ended and cancelled ones, and the open-ended freezes that PATCHes to `frozen` opened.
+         */
+        get: operations["listFreezes"];
+        put?: never;
+        /**
+         * Plan a dated freeze of a member
+         * @description Plans a freeze from `starts_on` to `ends_on`, both included, in the facility's time zone. On `starts_on` the member becomes `frozen` (at once when it is today), on the day after `ends_on` `active` again; the service does this by itself. `starts_on` in the past or after `ends_on` is 400. The policy's `allow_freeze` false is 409 `freeze_not_allowed`; a member that is not `active` or `frozen` is 409 `invalid_status_transition`; a freeze sharing a day with another (an open-ended one reaches every day from its start) is 409 `freeze_overlap`; days frozen in a calendar year (past, current and planned freezes; open-ended ones to today) above the policy's `max_freeze_days_per_year` is 422 `freeze_limit_exceeded`, whose detail says how many days are left. A member has at most 100 freezes. Takes an `Idempotency-Key` like every create.
+         */
+        post: operations["createFreeze"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/members/{member_id}/freezes/{freeze_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a freeze (one under way ends today)
+         * @description Cancels a freeze: a planned one never starts; one under way ends today, so the member is `active` again tomorrow (a PATCH of the member to `active` returns it at once). Cancelling a cancelled freeze again changes nothing; a freeze that has ended is 409 `invalid_status_transition`.
+         */
+        delete: operations["cancelFreeze"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/facilities/{facility_id}/policy": {
@@ -594,13 +638,21 @@ export interface components {
          *       "sport_id": null,
          *       "role": "member",
          *       "status": "active",
+         *       "status_reason": null,
          *       "plan_id": 7,
          *       "joined_on": "2026-03-02",
+         *       "ends_on": "2027-03-01",
          *       "notes": null,
+         *       "waiver_signed_at": "2026-03-02T09:18:40.000Z",
          *       "status_changed_at": "2026-03-02T09:20:11.502Z",
          *       "created_at": "2026-03-02T09:20:11.502Z",
          *       "updated_at": "2026-03-02T09:20:11.502Z",
-         *       "deleted_at": null
+         *       "deleted_at": null,
+         *       "allowed_transitions": [
+         *         "frozen",
+         *         "suspended",
+         *         "cancelled"
+         *       ]
          *     }
          */
         Member: {
@@ -624,6 +676,8 @@ export interface components {
             sport_id: number | null;
             role: components["schemas"]["MemberRole"];
             status: components["schemas"]["MemberStatus"];
+            /** @description Why the status last changed: `freeze_started`, `freeze_ended` or `expired` when the schedule changed it; the text given with a PATCH of `status`; null otherwise */
+            status_reason: string | null;
             /** @description An active plan of the same facility */
             plan_id: number | null;
             /**
@@ -631,7 +685,17 @@ export interface components {
              * @description Calendar date, YYYY-MM-DD, from year 0001
              */
             joined_on: string;
+            /**
+             * Format: date
+             * @description The membership's last day (a fixed term or a scheduled cancellation); on the day after, in the facility's time zone, the member becomes `cancelled` with `status_reason` `expired`. Not before `joined_on`. On create it defaults to `joined_on + duration_days - 1` of a plan with `duration_days`; null clears it
+             */
+            ends_on: string | null;
             notes: string | null;
+            /**
+             * Format: date-time
+             * @description When the member signed the facility's waiver; with the policy's `require_waiver`, needed to become `active`
+             */
+            waiver_signed_at: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp
@@ -652,6 +716,8 @@ export interface components {
              * @description When the member was removed; null while not removed
              */
             deleted_at: string | null;
+            /** @description The statuses a PATCH may move the member to now: the status table, less `frozen` while the policy's `allow_freeze` is false and less `active` while it has `require_waiver` and the member no `waiver_signed_at`. The yearly freeze limit is checked by the PATCH itself. */
+            allowed_transitions: components["schemas"]["MemberStatus"][];
         };
         /**
          * @description Defaults for fields left out: role member, status active, joined_on today in the facility's time zone, every other optional field null
@@ -661,7 +727,8 @@ export interface components {
          *       "email": "ada@example.com",
          *       "phone": "+44 20 7946 0958",
          *       "date_of_birth": "1990-12-10",
-         *       "plan_id": 7
+         *       "plan_id": 7,
+         *       "waiver_signed_at": "2026-03-02T09:18:40.000Z"
          *     }
          */
         MemberCreate: {
@@ -689,7 +756,17 @@ export interface components {
              * @description Calendar date, YYYY-MM-DD, from year 0001
              */
             joined_on?: string;
+            /**
+             * Format: date
+             * @description The membership's last day (a fixed term or a scheduled cancellation); on the day after, in the facility's time zone, the member becomes `cancelled` with `status_reason` `expired`. Not before `joined_on`. On create it defaults to `joined_on + duration_days - 1` of a plan with `duration_days`; null clears it
+             */
+            ends_on?: string | null;
             notes?: string | null;
+            /**
+             * Format: date-time
+             * @description When the member signed the facility's waiver; with the policy's `require_waiver`, needed to become `active`
+             */
+            waiver_signed_at?: string | null;
             /**
              * @description A new member starts pending or active; later moves are in the table of the member `status`
              * @default active
@@ -700,8 +777,9 @@ export interface components {
         /**
          * @description The fields to change, or a status move; the others keep their values
          * @example {
-         *       "status": "frozen",
-         *       "notes": "Travelling until May"
+         *       "status": "suspended",
+         *       "status_reason": "Payment overdue",
+         *       "notes": "Card declined twice"
          *     }
          */
         MemberUpdate: {
@@ -729,8 +807,20 @@ export interface components {
              * @description Calendar date, YYYY-MM-DD, from year 0001
              */
             joined_on?: string;
+            /**
+             * Format: date
+             * @description The membership's last day (a fixed term or a scheduled cancellation); on the day after, in the facility's time zone, the member becomes `cancelled` with `status_reason` `expired`. Not before `joined_on`. On create it defaults to `joined_on + duration_days - 1` of a plan with `duration_days`; null clears it
+             */
+            ends_on?: string | null;
             notes?: string | null;
+            /**
+             * Format: date-time
+             * @description When the member signed the facility's waiver; with the policy's `require_waiver`, needed to become `active`
+             */
+            waiver_signed_at?: string | null;
             status?: components["schemas"]["MemberStatus"];
+            /** @description Why the status moves; only with `status` */
+            status_reason?: string | null;
         };
         /**
          * @description One page of members, ordered by id
@@ -747,13 +837,21 @@ export interface components {
          *           "sport_id": null,
          *           "role": "member",
          *           "status": "active",
+         *           "status_reason": null,
          *           "plan_id": 7,
          *           "joined_on": "2026-03-02",
+         *           "ends_on": "2027-03-01",
          *           "notes": null,
+         *           "waiver_signed_at": "2026-03-02T09:18:40.000Z",
          *           "status_changed_at": "2026-03-02T09:20:11.502Z",
          *           "created_at": "2026-03-02T09:20:11.502Z",
          *           "updated_at": "2026-03-02T09:20:11.502Z",
-         *           "deleted_at": null
+         *           "deleted_at": null,
+         *           "allowed_transitions": [
+         *             "frozen",
+         *             "suspended",
+         *             "cancelled"
+         *           ]
          *         }
          *       ],
          *       "next_cursor": "aWQ6NDI"
@@ -776,7 +874,7 @@ export interface components {
          *     | cancelled | active |
          *     | removed | pending, active |
          *
-         *     Any other move is 409 `invalid_status_transition`. To `frozen` while the policy's `allow_freeze` is false is 409 `freeze_not_allowed`. `removed` is reached only by DELETE; a PATCH from `removed` restores the member and clears `deleted_at`.
+         *     Any other move is 409 `invalid_status_transition`. To `frozen` while the policy's `allow_freeze` is false is 409 `freeze_not_allowed`. `removed` is reached only by DELETE; a PATCH from `removed` restores the member and clears `deleted_at`. The service moves members by date too: `active` to `frozen` when a freeze starts, back to `active` when it ends, and to `cancelled` the day after `ends_on` (with `status_reason` `freeze_started`, `freeze_ended`, `expired`).
          * @example active
          * @enum {string}
          */
@@ -787,6 +885,88 @@ export interface components {
          * @enum {string}
          */
         MemberRole: "member" | "coach" | "staff" | "admin";
+        /**
+         * @description A dated freeze of a member: frozen from `starts_on` to `ends_on`, both included. On `starts_on` an active member becomes `frozen` (`status_reason` `freeze_started`); on the day after `ends_on` it becomes `active` again (`freeze_ended`).
+         * @example {
+         *       "id": 5,
+         *       "member_id": 42,
+         *       "starts_on": "2026-03-01",
+         *       "ends_on": "2026-03-21",
+         *       "reason": "Knee surgery",
+         *       "created_at": "2026-02-20T16:02:45.118Z",
+         *       "cancelled_at": null
+         *     }
+         */
+        Freeze: {
+            id: number;
+            member_id: number;
+            /**
+             * Format: date
+             * @description The first frozen day, in the facility's time zone
+             */
+            starts_on: string;
+            /**
+             * Format: date
+             * @description The last frozen day; null for the open-ended freeze a PATCH of the member to `frozen` opens, until the member is active again
+             */
+            ends_on: string | null;
+            /** @description Why the member is frozen, for the front desk */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the freeze was cancelled (DELETE); a freeze under way then ends today
+             */
+            cancelled_at: string | null;
+        };
+        /**
+         * @description A planned freeze: its first and last frozen days
+         * @example {
+         *       "starts_on": "2026-03-01",
+         *       "ends_on": "2026-03-21",
+         *       "reason": "Knee surgery"
+         *     }
+         */
+        FreezeCreate: {
+            /**
+             * Format: date
+             * @description Today or later, in the facility's time zone
+             */
+            starts_on: string;
+            /**
+             * Format: date
+             * @description On or after `starts_on`
+             */
+            ends_on: string;
+            /** @description Why the member is frozen, for the front desk */
+            reason?: string | null;
+        };
+        /**
+         * @description One page of freezes, ordered by id
+         * @example {
+         *       "freezes": [
+         *         {
+         *           "id": 5,
+         *           "member_id": 42,
+         *           "starts_on": "2026-03-01",
+         *           "ends_on": "2026-03-21",
+         *           "reason": "Knee surgery",
+         *           "created_at": "2026-02-20T16:02:45.118Z",
+         *           "cancelled_at": null
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        FreezePage: {
+            freezes: components["schemas"]["Freeze"][];
+            /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
+            next_cursor: string | null;
+        };
         /**
          * @description Created on first read with: timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, late_cancellation_fee_amount 0, no_show_fee_amount 0, max_active_bookings 5, guest_passes_per_month 0, allow_freeze true, max_freeze_days_per_year 60, min_member_age 0 (no limit), require_waiver false
          * @example {
@@ -825,13 +1005,13 @@ export interface components {
             max_active_bookings: number;
             /** @description Guest passes a member gets each month. Stored for the facility's other systems; this service does not enforce it. */
             guest_passes_per_month: number;
-            /** @description Enforced: while false, moving a member to `frozen` is 409 `freeze_not_allowed`. Members already frozen stay frozen. */
+            /** @description Enforced: while false, moving a member to `frozen` by PATCH, and planning a freeze, are 409 `freeze_not_allowed`. Members already frozen stay frozen, and planned freezes still start. */
             allow_freeze: boolean;
-            /** @description Stored, not enforced yet: freezes carry no dates in this version, so the days a member is frozen are not counted. */
+            /** @description Enforced: the days a member is frozen in a calendar year of the facility's time zone (past, current and planned freezes; an open-ended freeze, opened by a PATCH to `frozen`, counted to today) may not exceed it: a freeze or a PATCH to `frozen` that would is 422 `freeze_limit_exceeded`. An open-ended freeze that runs past it is not ended by the service. */
             max_freeze_days_per_year: number;
             /** @description Years; 0 means no limit. Enforced: a `date_of_birth` sent on create or PATCH that makes the member younger is 422 `member_too_young`. Members without a date of birth, and members stored before the policy changed, are not checked. */
             min_member_age: number;
-            /** @description Whether members must sign a waiver. This service records no waivers. Stored for the facility's other systems; this service does not enforce it. */
+            /** @description Enforced: while true, a member becomes `active` (create, PATCH, restore) only with a `waiver_signed_at`, else 422 `waiver_required`. Members already active stay active, and a frozen member whose freeze ends becomes active again. */
             require_waiver: boolean;
             /**
              * Format: date-time
@@ -868,13 +1048,13 @@ export interface components {
             max_active_bookings?: number;
             /** @description Guest passes a member gets each month. Stored for the facility's other systems; this service does not enforce it. */
             guest_passes_per_month?: number;
-            /** @description Enforced: while false, moving a member to `frozen` is 409 `freeze_not_allowed`. Members already frozen stay frozen. */
+            /** @description Enforced: while false, moving a member to `frozen` by PATCH, and planning a freeze, are 409 `freeze_not_allowed`. Members already frozen stay frozen, and planned freezes still start. */
             allow_freeze?: boolean;
-            /** @description Stored, not enforced yet: freezes carry no dates in this version, so the days a member is frozen are not counted. */
+            /** @description Enforced: the days a member is frozen in a calendar year of the facility's time zone (past, current and planned freezes; an open-ended freeze, opened by a PATCH to `frozen`, counted to today) may not exceed it: a freeze or a PATCH to `frozen` that would is 422 `freeze_limit_exceeded`. An open-ended freeze that runs past it is not ended by the service. */
             max_freeze_days_per_year?: number;
             /** @description Years; 0 means no limit. Enforced: a `date_of_birth` sent on create or PATCH that makes the member younger is 422 `member_too_young`. Members without a date of birth, and members stored before the policy changed, are not checked. */
             min_member_age?: number;
-            /** @description Whether members must sign a waiver. This service records no waivers. Stored for the facility's other systems; this service does not enforce it. */
+            /** @description Enforced: while true, a member becomes `active` (create, PATCH, restore) only with a `waiver_signed_at`, else 422 `waiver_required`. Members already active stay active, and a frozen member whose freeze ends becomes active again. */
             require_waiver?: boolean;
         };
         /**
@@ -909,12 +1089,12 @@ export interface components {
             id: number;
             facility_id: number;
             /** @enum {string} */
-            resource_type: "plan" | "entitlements" | "member" | "policy";
+            resource_type: "plan" | "entitlements" | "member" | "policy" | "freeze";
             /** @description The plan or member id; the plan id for entitlements; the facility id for the policy */
             resource_id: string;
             /** @enum {string} */
             action: "create" | "update" | "delete" | "restore" | "hard_delete";
-            /** @description 0 is ADMIN_API_KEY; null when authentication is off */
+            /** @description 0 is ADMIN_API_KEY; null when authentication is off, and for the changes the service makes by date (api_key_name `system`) */
             api_key_id: number | null;
             api_key_name: string;
             /** @description Changed fields (entitlement keys for entitlements) */
@@ -1026,7 +1206,7 @@ export interface components {
              * @description What went wrong; branch on it
              * @enum {string}
              */
-            code: "unauthenticated" | "forbidden" | "not_found" | "plan_not_found" | "member_not_found" | "entitlement_not_found" | "method_not_allowed" | "plan_name_conflict" | "member_email_conflict" | "plan_archived" | "plan_in_use" | "plan_full" | "invalid_status_transition" | "freeze_not_allowed" | "idempotency_in_progress" | "request_timeout" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "invalid_plan" | "invalid_template" | "member_too_young" | "idempotency_key_reused" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+            code: "unauthenticated" | "forbidden" | "not_found" | "plan_not_found" | "member_not_found" | "entitlement_not_found" | "freeze_not_found" | "method_not_allowed" | "plan_name_conflict" | "member_email_conflict" | "plan_archived" | "plan_in_use" | "plan_full" | "invalid_status_transition" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "request_timeout" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "invalid_plan" | "invalid_template" | "member_too_young" | "freeze_limit_exceeded" | "waiver_required" | "idempotency_key_reused" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         };
         /**
          * @description The problem of a 400 answer: the request is not valid, or its body is not JSON
@@ -1108,6 +1288,9 @@ export type MemberUpdate = components['schemas']['MemberUpdate'];
 export type MemberPage = components['schemas']['MemberPage'];
 export type MemberStatus = components['schemas']['MemberStatus'];
 export type MemberRole = components['schemas']['MemberRole'];
+export type Freeze = components['schemas']['Freeze'];
+export type FreezeCreate = components['schemas']['FreezeCreate'];
+export type FreezePage = components['schemas']['FreezePage'];
 export type Policy = components['schemas']['Policy'];
 export type PolicyUpdate = components['schemas']['PolicyUpdate'];
 export type AuditEvent = components['schemas']['AuditEvent'];
@@ -2791,13 +2974,21 @@ export interface operations {
                      *           "sport_id": null,
                      *           "role": "member",
                      *           "status": "active",
+                     *           "status_reason": null,
                      *           "plan_id": 7,
                      *           "joined_on": "2026-03-02",
+                     *           "ends_on": "2027-03-01",
                      *           "notes": null,
+                     *           "waiver_signed_at": "2026-03-02T09:18:40.000Z",
                      *           "status_changed_at": "2026-03-02T09:20:11.502Z",
                      *           "created_at": "2026-03-02T09:20:11.502Z",
                      *           "updated_at": "2026-03-02T09:20:11.502Z",
-                     *           "deleted_at": null
+                     *           "deleted_at": null,
+                     *           "allowed_transitions": [
+                     *             "frozen",
+                     *             "suspended",
+                     *             "cancelled"
+                     *           ]
                      *         }
                      *       ],
                      *       "next_cursor": "aWQ6NDI"
@@ -2898,7 +3089,8 @@ export interface operations {
                  *       "email": "ada@example.com",
                  *       "phone": "+44 20 7946 0958",
                  *       "date_of_birth": "1990-12-10",
-                 *       "plan_id": 7
+                 *       "plan_id": 7,
+                 *       "waiver_signed_at": "2026-03-02T09:18:40.000Z"
                  *     }
                  */
                 "application/json": components["schemas"]["MemberCreate"];
@@ -2931,13 +3123,21 @@ export interface operations {
                      *       "sport_id": null,
                      *       "role": "member",
                      *       "status": "active",
+                     *       "status_reason": null,
                      *       "plan_id": 7,
                      *       "joined_on": "2026-03-02",
+                     *       "ends_on": "2027-03-01",
                      *       "notes": null,
+                     *       "waiver_signed_at": "2026-03-02T09:18:40.000Z",
                      *       "status_changed_at": "2026-03-02T09:20:11.502Z",
                      *       "created_at": "2026-03-02T09:20:11.502Z",
                      *       "updated_at": "2026-03-02T09:20:11.502Z",
-                     *       "deleted_at": null
+                     *       "deleted_at": null,
+                     *       "allowed_transitions": [
+                     *         "frozen",
+                     *         "suspended",
+                     *         "cancelled"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Member"];
@@ -3013,7 +3213,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem; `code` is one of `invalid_plan`, `member_too_young`, `idempotency_key_reused` */
+            /** @description Problem; `code` is one of `invalid_plan`, `member_too_young`, `waiver_required`, `idempotency_key_reused` */
             422: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
@@ -3094,13 +3294,21 @@ export interface operations {
                      *       "sport_id": null,
                      *       "role": "member",
                      *       "status": "active",
+                     *       "status_reason": null,
                      *       "plan_id": 7,
                      *       "joined_on": "2026-03-02",
+                     *       "ends_on": "2027-03-01",
                      *       "notes": null,
+                     *       "waiver_signed_at": "2026-03-02T09:18:40.000Z",
                      *       "status_changed_at": "2026-03-02T09:20:11.502Z",
                      *       "created_at": "2026-03-02T09:20:11.502Z",
                      *       "updated_at": "2026-03-02T09:20:11.502Z",
-                     *       "deleted_at": null
+                     *       "deleted_at": null,
+                     *       "allowed_transitions": [
+                     *         "frozen",
+                     *         "suspended",
+                     *         "cancelled"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Member"];
@@ -3323,8 +3531,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "status": "frozen",
-                 *       "notes": "Travelling until May"
+                 *       "status": "suspended",
+                 *       "status_reason": "Payment overdue",
+                 *       "notes": "Card declined twice"
                  *     }
                  */
                 "application/json": components["schemas"]["MemberUpdate"];
@@ -3353,13 +3562,21 @@ export interface operations {
                      *       "sport_id": null,
                      *       "role": "member",
                      *       "status": "active",
+                     *       "status_reason": null,
                      *       "plan_id": 7,
                      *       "joined_on": "2026-03-02",
+                     *       "ends_on": "2027-03-01",
                      *       "notes": null,
+                     *       "waiver_signed_at": "2026-03-02T09:18:40.000Z",
                      *       "status_changed_at": "2026-03-02T09:20:11.502Z",
                      *       "created_at": "2026-03-02T09:20:11.502Z",
                      *       "updated_at": "2026-03-02T09:20:11.502Z",
-                     *       "deleted_at": null
+                     *       "deleted_at": null,
+                     *       "allowed_transitions": [
+                     *         "frozen",
+                     *         "suspended",
+                     *         "cancelled"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Member"];
@@ -3411,7 +3628,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem; `code` is one of `invalid_status_transition`, `freeze_not_allowed`, `member_email_conflict`, `plan_full` */
+            /** @description Problem; `code` is one of `invalid_status_transition`, `freeze_not_allowed`, `freeze_overlap`, `member_email_conflict`, `plan_full` */
             409: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
@@ -3455,8 +3672,419 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem; `code` is one of `invalid_plan`, `member_too_young` */
+            /** @description Problem; `code` is one of `freeze_limit_exceeded`, `waiver_required`, `invalid_plan`, `member_too_young` */
             422: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listFreezes: {
+        parameters: {
+            query?: {
+                /** @description Most items in the page. A page holds fewer when its items reach the byte budget for one page (PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items. */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                facility_id: number;
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of freezes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "freezes": [
+                     *         {
+                     *           "id": 5,
+                     *           "member_id": 42,
+                     *           "starts_on": "2026-03-01",
+                     *           "ends_on": "2026-03-21",
+                     *           "reason": "Knee surgery",
+                     *           "created_at": "2026-02-20T16:02:45.118Z",
+                     *           "cancelled_at": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FreezePage"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `member_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createFreeze: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried create safe: the same key and body within 24 hours replays the first answer */
+                "idempotency-key"?: string;
+            };
+            path: {
+                facility_id: number;
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "starts_on": "2026-03-01",
+                 *       "ends_on": "2026-03-21",
+                 *       "reason": "Knee surgery"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FreezeCreate"];
+            };
+        };
+        responses: {
+            /** @description The planned freeze */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 5,
+                     *       "member_id": 42,
+                     *       "starts_on": "2026-03-01",
+                     *       "ends_on": "2026-03-21",
+                     *       "reason": "Knee surgery",
+                     *       "created_at": "2026-02-20T16:02:45.118Z",
+                     *       "cancelled_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Freeze"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `member_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `freeze_not_allowed`, `invalid_status_transition`, `freeze_overlap`, `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With idempotency_in_progress: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `freeze_limit_exceeded`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelFreeze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+                member_id: number;
+                freeze_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `member_not_found`, `freeze_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `invalid_status_transition` */
+            409: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
                     "x-request-id"?: string;
@@ -3779,7 +4407,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                resource_type?: "plan" | "entitlements" | "member" | "policy";
+                resource_type?: "plan" | "entitlements" | "member" | "policy" | "freeze";
                 resource_id?: string;
                 action?: "create" | "update" | "delete" | "restore" | "hard_delete";
                 /** @description Only events at or after this time */

@@ -105,6 +105,35 @@ describeEachDialect(
       );
     });
 
+    test('freezes and a scheduled cancellation: plan, list, cancel; ends_on set and cleared', async () => {
+      const client = clientOf();
+      const facility = api.newFacility();
+      const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+      const ada = (await client.members.create(facility, { first_name: 'Ada' })).data;
+      const freeze = await client.freezes.create(facility, ada.id, {
+        starts_on: day(7),
+        ends_on: day(9),
+        reason: 'Holiday',
+      });
+      assert.deepEqual([freeze.member_id, freeze.reason, freeze.cancelled_at], [ada.id, 'Holiday', null]);
+      assert.deepEqual(
+        (await client.freezes.list(facility, ada.id)).freezes.map((f) => f.id),
+        [freeze.id],
+      );
+      await client.freezes.cancel(facility, ada.id, freeze.id);
+      const [cancelled] = (await client.freezes.list(facility, ada.id)).freezes;
+      assert.notEqual(cancelled.cancelled_at, null);
+      const overlap = await problemOf(
+        client.freezes.create(facility, ada.id, { starts_on: day(1), ends_on: day(0) }),
+      );
+      assert.equal(overlap.code, 'validation_error');
+
+      const scheduled = await client.members.update(facility, ada.id, { ends_on: day(30) });
+      assert.deepEqual([scheduled.data.ends_on, scheduled.data.status], [day(30), 'active']);
+      assert.deepEqual(scheduled.data.allowed_transitions, ['frozen', 'suspended', 'cancelled']);
+      assert.equal((await client.members.update(facility, ada.id, { ends_on: null })).data.ends_on, null);
+    });
+
     test('policy, plan templates and the audit trail', async () => {
       const client = clientOf();
       const facility = api.newFacility();

@@ -75,7 +75,7 @@ export function describeConsole(
       });
     },
     { authMode: options.authMode ?? 'api-key', adminApiKey: ADMIN_KEY },
-    options.dialects ?? DIALECTS,
+    { dialects: options.dialects ?? DIALECTS },
   );
 }
 

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
 import { Id, ListResponse, Nullable, PagingQuery, StringEnum, Timestamp } from '../../http/schemas.js';
 
-export const RESOURCE_TYPES = ['plan', 'entitlements', 'member', 'policy'] as const;
+export const RESOURCE_TYPES = ['plan', 'entitlements', 'member', 'policy', 'freeze'] as const;
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'restore', 'hard_delete'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -39,7 +39,9 @@ export const AuditEvent = Type.Object(
     }),
     action: StringEnum(AUDIT_ACTIONS),
     api_key_id: Nullable(Type.Integer({ minimum: 0 }), {
-      description: '0 is ADMIN_API_KEY; null when authentication is off',
+      description:
+        '0 is ADMIN_API_KEY; null when authentication is off, and for the changes the service makes by ' +
+        'date (api_key_name `system`)',
     }),
     api_key_name: Type.String(),
     changes: Type.Record(Type.String(), Change, {

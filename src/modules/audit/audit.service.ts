@@ -5,8 +5,8 @@ import type { AuditAction, ResourceType } from './audit.schemas.js';
 
 export type { AuditAction };
 
-/** Bookkeeping fields that change with every write and say nothing on their own. */
-const IGNORED_FIELDS = new Set(['updated_at']);
+/** Bookkeeping fields that change with every write and say nothing on their own (next_change_on is the schedule's). */
+const IGNORED_FIELDS = new Set(['updated_at', 'next_change_on', 'allowed_transitions', 'state']);
 
 type Fields = Record<string, unknown>;
 
@@ -67,7 +67,7 @@ export async function recordAuditEvent(
     api_key_name: context.actor.keyName,
     changes: JSON.stringify(diffFields(event.before, event.after)),
     request_id: context.requestId,
-    occurred_at: new Date().toISOString(),
+    occurred_at: (context.now ?? new Date()).toISOString(),
   });
 }
 

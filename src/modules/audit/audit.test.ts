@@ -75,10 +75,19 @@ describeEachDialect('audit trail', (api) => {
     await api.patch(url, { status: 'frozen' });
     await api.delete(url);
     await api.patch(url, { status: 'active' });
-    const list = await events(facility);
+    const list = await events(facility, '?resource_type=member');
     assert.deepEqual(
       list.map((e) => [e.resource_type, e.resource_id, e.action]),
       ['create', 'update', 'update', 'delete', 'restore'].map((a) => ['member', String(created.body.id), a]),
+    );
+    // The move to frozen opened an open-ended freeze; removing the member ended it.
+    const freezes = await events(facility, '?resource_type=freeze');
+    assert.deepEqual(
+      freezes.map((e) => [e.action, e.changes.ends_on]),
+      [
+        ['create', undefined],
+        ['update', { before: null, after: String(list[2].changes.status_changed_at.after).slice(0, 10) }],
+      ],
     );
     assert.deepEqual(list[0].changes.first_name, { before: null, after: 'Ann' });
     assert.deepEqual(list[1].changes, { last_name: { before: null, after: 'Lee' } });

@@ -7,8 +7,7 @@ import type { DialectName, Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
 import { type PageRead, type RowSizes, readPageRows } from '../../db/page-rows.js';
 import type { DatabaseSchema } from '../../db/schema.js';
-import { MEMBER_COLUMNS } from './member.repository.js';
-import type { Member } from './member.schemas.js';
+import { MEMBER_COLUMNS, type MemberRecord } from './member.repository.js';
 import { chooseIndexedParts, sampleOfFacility } from './search/member-search-sample.js';
 import {
   containsGlob,
@@ -57,7 +56,11 @@ const MEMBER_SIZES: RowSizes = {
  * which is which (member-search-sample.ts). SQLite has no index to search
  * (migration 0007): it reads members in order until the page is full.
  */
-export async function listMembers(db: Executor, facilityId: number, filter: MemberFilter): Promise<Member[]> {
+export async function listMembers(
+  db: Executor,
+  facilityId: number,
+  filter: MemberFilter,
+): Promise<MemberRecord[]> {
   const indexed = filter.q === undefined || dialectOf(db) !== 'postgres' ? undefined : indexedTerm(filter.q);
   if (indexed === undefined) return scanMembers(db, facilityId, filter);
   const chosen = chooseIndexedParts(await sampleOfFacility(db, facilityId), indexed);
@@ -73,7 +76,7 @@ async function scanMembers(db: Executor, facilityId: number, filter: MemberFilte
     .where((eb) => passesFilter(eb, dialectOf(db), facilityId, filter))
     .orderBy('id')
     .limit(filter.limit);
-  return (await readPageRows(query, pageRead(filter), MEMBER_SIZES)) as Member[];
+  return (await readPageRows(query, pageRead(filter), MEMBER_SIZES)) as MemberRecord[];
 }
 
 /**
@@ -108,7 +111,7 @@ async function searchMembersByTrigrams(
     .limit(filter.limit);
   return (await readPageRows(query, pageRead(filter), MEMBER_SIZES, {
     plannedPerCall: true,
-  })) as Member[];
+  })) as MemberRecord[];
 }
 
 function passesFilter(

@@ -27,6 +27,8 @@ export function statusMovesDescription(): string {
     '',
     "Any other move is 409 `invalid_status_transition`. To `frozen` while the policy's `allow_freeze` is " +
       'false is 409 `freeze_not_allowed`. `removed` is reached only by DELETE; a PATCH from `removed` ' +
-      'restores the member and clears `deleted_at`.',
+      'restores the member and clears `deleted_at`. The service moves members by date too: `active` to ' +
+      '`frozen` when a freeze starts, back to `active` when it ends, and to `cancelled` the day after ' +
+      '`ends_on` (with `status_reason` `freeze_started`, `freeze_ended`, `expired`).',
   ].join('\n');
 }

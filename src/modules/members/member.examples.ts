@@ -13,13 +13,17 @@ export const memberExample = {
   sport_id: null,
   role: 'member',
   status: 'active',
+  status_reason: null,
   plan_id: 7,
   joined_on: '2026-03-02',
+  ends_on: '2027-03-01',
   notes: null,
+  waiver_signed_at: '2026-03-02T09:18:40.000Z',
   status_changed_at: '2026-03-02T09:20:11.502Z',
   created_at: '2026-03-02T09:20:11.502Z',
   updated_at: '2026-03-02T09:20:11.502Z',
   deleted_at: null,
+  allowed_transitions: ['frozen', 'suspended', 'cancelled'],
 };
 
 export const memberCreateExample = {
@@ -29,8 +33,13 @@ export const memberCreateExample = {
   phone: '+44 20 7946 0958',
   date_of_birth: '1990-12-10',
   plan_id: 7,
+  waiver_signed_at: '2026-03-02T09:18:40.000Z',
 };
 
-export const memberUpdateExample = { status: 'frozen', notes: 'Travelling until May' };
+export const memberUpdateExample = {
+  status: 'suspended',
+  status_reason: 'Payment overdue',
+  notes: 'Card declined twice',
+};
 
 export const memberPageExample = { members: [memberExample], next_cursor: 'aWQ6NDI' };

@@ -6,12 +6,14 @@ import type { MembersTable } from '../../db/schema.js';
 import type { Member } from './member.schemas.js';
 
 type MemberRow = Selectable<MembersTable>;
-export type MemberValues = Omit<Member, 'id' | 'facility_id' | 'created_at' | 'updated_at'>;
+/** A member as stored: its representation but `allowed_transitions` (from the policy), and the schedule's column. */
+export type MemberRecord = Omit<Member, 'allowed_transitions'> & { next_change_on: string | null };
+export type MemberValues = Omit<MemberRecord, 'id' | 'facility_id' | 'created_at' | 'updated_at'>;
 
 /**
  * The columns of a member, in the order of its representation: every column
  * but `email_folded`, which exists for the unique index. Reads select these,
- * so a row is a Member as it is, with no copy.
+ * so a row is a MemberRecord as it is, with no copy.
  */
 export const MEMBER_COLUMNS = [
   'id',
@@ -24,14 +26,18 @@ export const MEMBER_COLUMNS = [
   'sport_id',
   'role',
   'status',
+  'status_reason',
   'plan_id',
   'joined_on',
+  'ends_on',
   'notes',
+  'waiver_signed_at',
   'status_changed_at',
   'created_at',
   'updated_at',
   'deleted_at',
-] as const satisfies readonly (keyof Member & keyof MemberRow)[];
+  'next_change_on',
+] as const satisfies readonly (keyof MemberRecord & keyof MemberRow)[];
 
 /** The column the per-facility unique index on email reads. */
 const foldEmail = (email: string | null) => (email === null ? null : email.toLowerCase());
@@ -43,7 +49,7 @@ function toColumns(values: Partial<MemberValues>): Updateable<MembersTable> {
 type MemberColumns = Omit<MemberRow, 'id'>;
 
 /** Creates are the write that integrations burst: compiled once (prepareQuery). */
-const insertMemberQuery = prepareQuery<MemberColumns, Member>((db, param) =>
+const insertMemberQuery = prepareQuery<MemberColumns, MemberRecord>((db, param) =>
   db
     .insertInto('members')
     .values({
@@ -57,9 +63,13 @@ const insertMemberQuery = prepareQuery<MemberColumns, Member>((db, param) =>
       sport_id: param('sport_id'),
       role: param('role'),
       status: param('status'),
+      status_reason: param('status_reason'),
       plan_id: param('plan_id'),
       joined_on: param('joined_on'),
+      ends_on: param('ends_on'),
       notes: param('notes'),
+      waiver_signed_at: param('waiver_signed_at'),
+      next_change_on: param('next_change_on'),
       status_changed_at: param('status_changed_at'),
       created_at: param('created_at'),
       updated_at: param('updated_at'),
@@ -73,7 +83,7 @@ export async function insertMember(
   facilityId: number,
   values: MemberValues,
   now: string,
-): Promise<Member> {
+): Promise<MemberRecord> {
   const [row] = await insertMemberQuery(db, {
     ...values,
     email_folded: foldEmail(values.email),
@@ -86,7 +96,7 @@ export async function insertMember(
 
 // NO KEY UPDATE when locking, like the UPDATE that follows: two writes to one
 // member must not both check the status it had before either of them.
-const readMember = pointRead<Member>({
+const readMember = pointRead<MemberRecord>({
   table: 'members',
   columns: MEMBER_COLUMNS,
   key: 'id',
@@ -98,7 +108,7 @@ export async function findMemberById(
   facilityId: number,
   memberId: number,
   options: PointReadOptions = {},
-): Promise<Member | undefined> {
+): Promise<MemberRecord | undefined> {
   return readMember(db, facilityId, memberId, options);
 }
 
@@ -107,19 +117,35 @@ export async function updateMember(
   memberId: number,
   changes: Partial<MemberValues>,
   now: string,
-): Promise<Member> {
+): Promise<MemberRecord> {
   const row = await db
     .updateTable('members')
     .set({ ...toColumns(changes), updated_at: now })
     .where('id', '=', memberId)
     .returning(MEMBER_COLUMNS)
     .executeTakeFirstOrThrow();
-  return row as Member;
+  return row as MemberRecord;
 }
 
 export async function deleteMemberById(db: Executor, memberId: number): Promise<void> {
   await db.deleteFrom('members').where('id', '=', memberId).execute();
 }
+
+/** Members of the facility with a scheduled change due on or before `today` (the facility's date). */
+export async function findDueMemberIds(db: Executor, facilityId: number, today: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('members')
+    .select('id')
+    .where('next_change_on', '<=', today)
+    .where('facility_id', '=', facilityId)
+    .orderBy('id')
+    .limit(DUE_READ_LIMIT)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** A list settles at most this many due members first; the sweeper settles the rest within a minute. */
+const DUE_READ_LIMIT = 1000;
 
 /** Members holding a seat of the plan: every status but cancelled and removed. */
 export async function countSeatsTaken(db: Executor, planId: number): Promise<number> {

@@ -40,7 +40,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'removed, ignoring case (409 `member_email_conflict`). A plan must be an active plan of the facility ' +
           '(422 `invalid_plan`) with a seat free when it has `max_members` (409 `plan_full`). A ' +
           "`date_of_birth` must not be in the future (400) nor make the member younger than the policy's " +
-          '`min_member_age` (422 `member_too_young`). Send an `Idempotency-Key`: a retry with the same key and ' +
+          "`min_member_age` (422 `member_too_young`). With the policy's `require_waiver`, an `active` member " +
+          'needs `waiver_signed_at` (422 `waiver_required`). A plan with `duration_days` sets `ends_on` to ' +
+          '`joined_on + duration_days - 1` unless the body gives it (null too). Send an `Idempotency-Key`: a retry with the same key and ' +
           'body within 24 hours answers the first response again and creates nothing (409 ' +
           '`idempotency_in_progress` while the first still runs; 422 `idempotency_key_reused` for the same key ' +
           'with another body).',
@@ -54,6 +56,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
             'plan_full',
             'invalid_plan',
             'member_too_young',
+            'waiver_required',
             ...IDEMPOTENCY_PROBLEMS,
             ...BODY_PROBLEMS,
           ),
@@ -104,7 +107,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       };
       const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
       return sendPage(reply, 'members', page, memberRepresentation, (read) =>
-        listMembersOfFacility(app.db, request.params.facility_id, filter, read),
+        listMembersOfFacility(app.db, request.params.facility_id, filter, read, app.now()),
       );
     },
   );
@@ -118,7 +121,8 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Read a member (removed members too)',
         description:
           'Reads one member, removed members too. The `ETag` it answers is what `If-Match` takes on a later ' +
-          'PATCH or DELETE of the member.',
+          'PATCH or DELETE of the member. A change the schedule has due (a freeze starting or ending, a term ' +
+          'ending) is already applied when the member is read.',
         params: MemberParams,
         response: {
           200: Resource(Member, { description: 'The member' }),
@@ -128,7 +132,11 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { facility_id, member_id } = request.params;
-      return replyWithResource(reply, memberRepresentation, await getMember(app.db, facility_id, member_id));
+      return replyWithResource(
+        reply,
+        memberRepresentation,
+        await getMember(app.db, facility_id, member_id, app.now()),
+      );
     },
   );
 
@@ -143,7 +151,12 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Changes the fields sent; a PATCH that changes nothing changes neither `updated_at` nor the ETag. ' +
           'A status moves only as the table of `MemberStatus` allows (409 `invalid_status_transition`; to ' +
           "`frozen` while the policy's `allow_freeze` is false, 409 `freeze_not_allowed`); a move from " +
-          '`removed` restores the member. Joining a plan, or coming back to one, needs an active plan of the ' +
+          '`removed` restores the member. A move to `frozen` opens an open-ended freeze from today (409 ' +
+          '`freeze_overlap` when a freeze is planned; 422 `freeze_limit_exceeded` past the yearly limit), a ' +
+          'move from `frozen` ends the freeze under way today; `status_reason` may come with a move (a move ' +
+          "without one clears it). Becoming `active` with the policy's `require_waiver` needs " +
+          '`waiver_signed_at` (422 `waiver_required`). Setting `ends_on` schedules a cancellation (null ' +
+          'clears it); a day already past cancels the member at once, as `expired`. Joining a plan, or coming back to one, needs an active plan of the ' +
           'facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email stays unique (409 ' +
           '`member_email_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With ' +
           '`If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).',
@@ -156,6 +169,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
             'member_not_found',
             'invalid_status_transition',
             'freeze_not_allowed',
+            'freeze_overlap',
+            'freeze_limit_exceeded',
+            'waiver_required',
             'member_email_conflict',
             'plan_full',
             'invalid_plan',

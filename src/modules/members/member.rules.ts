@@ -35,3 +35,44 @@ function ageOn(dateOfBirth: string, today: string): number {
   const [ty, tm, td] = today.split('-').map(Number);
   return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
 }
+
+interface LifecyclePolicy {
+  allow_freeze: boolean;
+  require_waiver: boolean;
+}
+
+/** Whether the policy lets the member become active: with require_waiver, only with a signed waiver. */
+function waiverAllowsActive(member: { waiver_signed_at: string | null }, policy: LifecyclePolicy): boolean {
+  return !policy.require_waiver || member.waiver_signed_at !== null;
+}
+
+/** The statuses a PATCH may move the member to now, given the status table and the policy. */
+export function allowedTransitions(
+  member: { status: MemberStatus; waiver_signed_at: string | null },
+  policy: LifecyclePolicy,
+): MemberStatus[] {
+  return STATUS_MOVES[member.status].filter(
+    (to) =>
+      !(to === 'frozen' && !policy.allow_freeze) && !(to === 'active' && !waiverAllowsActive(member, policy)),
+  );
+}
+
+/** Becoming active (a create, a status move, a restore) needs a signed waiver when the policy requires one. */
+export function assertWaiverForActive(
+  member: { status: string; waiver_signed_at: string | null },
+  policy: LifecyclePolicy,
+): void {
+  if (member.status === 'active' && !waiverAllowsActive(member, policy)) {
+    throw new AppError(
+      'waiver_required',
+      "This facility's policy requires a signed waiver: set waiver_signed_at before the member becomes active",
+    );
+  }
+}
+
+/** The last day of a membership is not before its first. */
+export function assertEndsOn(member: { joined_on: string; ends_on: string | null }): void {
+  if (member.ends_on !== null && member.ends_on < member.joined_on) {
+    throw invalidField('body', '/ends_on', `must not be before joined_on (${member.joined_on})`);
+  }
+}

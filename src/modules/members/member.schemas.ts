@@ -61,8 +61,29 @@ const editable = {
   role: Ref(MemberRole),
   plan_id: Nullable(Id, { description: 'An active plan of the same facility' }),
   joined_on: DateOnly,
+  ends_on: Nullable(DateOnly, {
+    description:
+      "The membership's last day (a fixed term or a scheduled cancellation); on the day after, in the " +
+      "facility's time zone, the member becomes `cancelled` with `status_reason` `expired`. Not before " +
+      '`joined_on`. On create it defaults to `joined_on + duration_days - 1` of a plan with `duration_days`; ' +
+      'null clears it',
+  }),
   notes: Nullable(Type.String({ maxLength: 2000 })),
+  waiver_signed_at: Nullable(Timestamp, {
+    description:
+      "When the member signed the facility's waiver; with the policy's `require_waiver`, needed to become `active`",
+  }),
 };
+
+export const StatusReason = Nullable(
+  Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      'Why the status last changed: `freeze_started`, `freeze_ended` or `expired` when the schedule changed ' +
+      'it; the text given with a PATCH of `status`; null otherwise',
+  }),
+);
 
 export const Member = Type.Object(
   {
@@ -76,13 +97,22 @@ export const Member = Type.Object(
     sport_id: editable.sport_id,
     role: editable.role,
     status: Ref(MemberStatus),
+    status_reason: StatusReason,
     plan_id: editable.plan_id,
     joined_on: editable.joined_on,
+    ends_on: editable.ends_on,
     notes: editable.notes,
+    waiver_signed_at: editable.waiver_signed_at,
     status_changed_at: Timestamp,
     created_at: Timestamp,
     updated_at: Timestamp,
     deleted_at: Nullable(Timestamp, { description: 'When the member was removed; null while not removed' }),
+    allowed_transitions: Type.Array(Ref(MemberStatus), {
+      description:
+        'The statuses a PATCH may move the member to now: the status table, less `frozen` while the ' +
+        "policy's `allow_freeze` is false and less `active` while it has `require_waiver` and the member no " +
+        '`waiver_signed_at`. The yearly freeze limit is checked by the PATCH itself.',
+    }),
   },
   {
     $id: 'Member',
@@ -121,6 +151,7 @@ export const MemberPatch = Type.Partial(
   Type.Object({
     ...editable,
     status: Ref(MemberStatus),
+    status_reason: { ...StatusReason, description: 'Why the status moves; only with `status`' },
   }),
   {
     $id: 'MemberUpdate',

@@ -1,50 +1,40 @@
 import { changedFields } from '../../core/changes.js';
-import { AppError } from '../../core/errors.js';
+import { addDays } from '../../core/dates.js';
+import { AppError, invalidField } from '../../core/errors.js';
 import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
-import type { PageRead } from '../../db/page-rows.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPlanById } from '../plans/plan.repository.js';
 import { readPolicySettings, todayIn } from '../policy/policy.service.js';
+import { endFreezeOfStatusMove, openFreezeOfStatusMove, settleMember } from '../schedule/schedule.service.js';
 import {
   countSeatsTaken,
   deleteMemberById,
   findMemberById,
   insertMember,
+  type MemberRecord,
   type MemberValues,
   updateMember,
 } from './member.repository.js';
-import { assertDateOfBirth, assertStatusMove, holdsSeat } from './member.rules.js';
+import {
+  assertDateOfBirth,
+  assertEndsOn,
+  assertStatusMove,
+  assertWaiverForActive,
+  holdsSeat,
+} from './member.rules.js';
 import { type Member, type MemberCreate, type MemberPatch, memberRepresentation } from './member.schemas.js';
-import { listMembers, type MemberFilter } from './member-list.repository.js';
+import { memberNotFound, presentMember } from './member-read.service.js';
 
-export async function getMember(db: Executor, facilityId: number, memberId: number): Promise<Member> {
-  const member = await findMemberById(db, facilityId, memberId);
-  if (!member) throw memberNotFound(facilityId, memberId);
-  return member;
-}
+export { getMember, listMembersOfFacility } from './member-read.service.js';
 
 /** The member, locked for the rest of the transaction: writes decide from its current state. */
-async function getMemberForWrite(trx: Executor, facilityId: number, memberId: number): Promise<Member> {
+async function getMemberForWrite(trx: Executor, facilityId: number, memberId: number): Promise<MemberRecord> {
   const member = await findMemberById(trx, facilityId, memberId, { lock: true });
   if (!member) throw memberNotFound(facilityId, memberId);
   return member;
-}
-
-export async function listMembersOfFacility(
-  db: Executor,
-  facilityId: number,
-  filter: Omit<MemberFilter, 'afterId' | 'limit' | 'maxBytes'>,
-  page: PageRead,
-): Promise<Member[]> {
-  return listMembers(db, facilityId, {
-    ...filter,
-    afterId: page.afterId,
-    limit: page.rows,
-    maxBytes: page.maxBytes,
-  });
 }
 
 export async function createMember(
@@ -55,8 +45,9 @@ export async function createMember(
 ): Promise<Member> {
   return db.transaction().execute(async (trx) => {
     const policy = await readPolicySettings(trx, facilityId);
-    const today = todayIn(policy.timezone);
-    const now = new Date().toISOString();
+    const clock = context.now ?? new Date();
+    const today = todayIn(policy.timezone, clock);
+    const now = clock.toISOString();
     const values: MemberValues = {
       first_name: body.first_name,
       last_name: body.last_name ?? null,
@@ -66,26 +57,42 @@ export async function createMember(
       sport_id: body.sport_id ?? null,
       role: body.role ?? 'member',
       status: body.status ?? 'active',
+      status_reason: null,
       plan_id: body.plan_id ?? null,
       joined_on: body.joined_on ?? today,
+      ends_on: body.ends_on ?? null,
       notes: body.notes ?? null,
+      waiver_signed_at: body.waiver_signed_at ?? null,
       status_changed_at: now,
       deleted_at: null,
+      next_change_on: null,
     };
     if (values.date_of_birth !== null) assertDateOfBirth(values.date_of_birth, today, policy.min_member_age);
-    if (values.plan_id !== null) await assertPlanUsable(trx, facilityId, values.plan_id);
+    assertWaiverForActive(values, policy);
+    if (values.plan_id !== null) {
+      const plan = await assertPlanUsable(trx, facilityId, values.plan_id);
+      // A fixed-term plan gives the membership its last day, unless the body names one (null too).
+      if (body.ends_on === undefined && plan.duration_days !== null) {
+        values.ends_on = addDays(values.joined_on, plan.duration_days - 1);
+      }
+    }
+    assertEndsOn(values);
     if (holdsSeat(values)) await assertSeatFree(trx, facilityId, values.plan_id as number);
-    const member = await insertMember(trx, facilityId, values, now).catch(
+    const inserted = await insertMember(trx, facilityId, values, now).catch(
       rethrowConstraintViolation(facilityId, values),
     );
     await recordAuditEvent(trx, context, {
       facilityId,
       resourceType: 'member',
-      resourceId: member.id,
+      resourceId: inserted.id,
       action: 'create',
       before: null,
-      after: member,
+      after: inserted,
     });
+    // A new member has no freezes: only a term can put something on its schedule.
+    const settled =
+      inserted.ends_on === null ? inserted : await settleMember(trx, inserted, policy.timezone, clock);
+    const member = presentMember(settled, policy);
     await context.onCreated?.(trx, member);
     return member;
   });
@@ -95,6 +102,8 @@ export async function createMember(
  * PATCH changes only the fields sent. Status moves follow the status table;
  * moving a removed member to pending or active restores it. Taking a seat of a
  * plan (new plan, or leaving cancelled/removed) checks the plan's capacity.
+ * A move to frozen opens an open-ended freeze, a move from frozen ends the
+ * freeze under way; a move without `status_reason` clears it.
  */
 export async function patchMember(
   db: Db,
@@ -103,29 +112,43 @@ export async function patchMember(
   memberId: number,
   patch: MemberPatch,
 ): Promise<Member> {
+  if (patch.status_reason !== undefined && patch.status === undefined) {
+    throw invalidField('body', '/status_reason', 'is given only with status');
+  }
   return db.transaction().execute(async (trx) => {
-    const current = await getMemberForWrite(trx, facilityId, memberId);
+    const clock = context.now ?? new Date();
+    const policy = await readPolicySettings(trx, facilityId);
+    const today = todayIn(policy.timezone, clock);
+    let current = await getMemberForWrite(trx, facilityId, memberId);
+    // A change that is due is made first: the PATCH decides from the state every read already shows.
+    if (current.next_change_on !== null && current.next_change_on <= today) {
+      current = await settleMember(trx, current, policy.timezone, clock);
+    }
     assertIfMatch(context.ifMatch, etagOf(memberRepresentation, current.updated_at));
-    const changes = changedFields(current, patch);
-    if (!changes) return current;
+    const moves = patch.status !== undefined && patch.status !== current.status;
+    const changes = changedFields(current, moves ? { status_reason: null, ...patch } : patch);
+    if (!changes) return presentMember(current, policy);
 
     const next = { ...current, ...changes };
-    // The policy matters only to status moves (freezing) and birth dates (age, today).
-    if (changes.status !== undefined || changes.date_of_birth) {
-      const policy = await readPolicySettings(trx, facilityId);
-      if (changes.status !== undefined) assertStatusMove(current.status, changes.status, policy.allow_freeze);
-      if (changes.date_of_birth) {
-        assertDateOfBirth(changes.date_of_birth, todayIn(policy.timezone), policy.min_member_age);
-      }
+    if (changes.status !== undefined) {
+      assertStatusMove(current.status, changes.status, policy.allow_freeze);
+      assertWaiverForActive(next, policy);
     }
+    if (changes.date_of_birth) assertDateOfBirth(changes.date_of_birth, today, policy.min_member_age);
+    if (changes.ends_on !== undefined || changes.joined_on !== undefined) assertEndsOn(next);
     // Joining a plan, or coming back to one (cancelled → active), needs a plan open to members.
     const takesSeat = holdsSeat(next) && (!holdsSeat(current) || current.plan_id !== next.plan_id);
     if (next.plan_id !== null && (changes.plan_id !== undefined || takesSeat)) {
       await assertPlanUsable(trx, facilityId, next.plan_id);
     }
     if (takesSeat) await assertSeatFree(trx, facilityId, next.plan_id as number);
+    if (changes.status === 'frozen') {
+      await openFreezeOfStatusMove(trx, context, current, today, policy.max_freeze_days_per_year);
+    } else if (changes.status !== undefined && current.status === 'frozen') {
+      await endFreezeOfStatusMove(trx, context, memberId, today);
+    }
 
-    const now = writeTimeAfter(current.updated_at);
+    const now = writeTimeAfter(current.updated_at, clock.getTime());
     const write: Partial<MemberValues> = { ...changes };
     if (changes.status !== undefined) {
       write.status_changed_at = now;
@@ -142,11 +165,15 @@ export async function patchMember(
       before: current,
       after: updated,
     });
-    return updated;
+    const scheduleMoved = changes.status !== undefined || changes.ends_on !== undefined;
+    return presentMember(
+      scheduleMoved ? await settleMember(trx, updated, policy.timezone, clock) : updated,
+      policy,
+    );
   });
 }
 
-/** Soft delete marks the member removed (once); hard delete erases the row. */
+/** Soft delete marks the member removed (once); hard delete erases the row (its freezes with it). */
 export async function deleteMember(
   db: Db,
   context: WriteContext,
@@ -164,14 +191,19 @@ export async function deleteMember(
       return;
     }
     if (member.status === 'removed') return;
-    const now = writeTimeAfter(member.updated_at);
+    const clock = context.now ?? new Date();
+    if (member.status === 'frozen') {
+      const policy = await readPolicySettings(trx, facilityId);
+      await endFreezeOfStatusMove(trx, context, memberId, todayIn(policy.timezone, clock));
+    }
+    const now = writeTimeAfter(member.updated_at, clock.getTime());
     const fields = { status: 'removed', status_changed_at: now, deleted_at: now } as const;
     const removed = await updateMember(trx, memberId, fields, now);
     await recordAuditEvent(trx, context, { ...audit, action: 'delete', after: removed });
   });
 }
 
-async function assertPlanUsable(trx: Executor, facilityId: number, planId: number): Promise<void> {
+async function assertPlanUsable(trx: Executor, facilityId: number, planId: number) {
   const plan = await findPlanById(trx, facilityId, planId);
   if (!plan?.is_active || plan.deleted_at !== null) {
     throw new AppError(
@@ -179,6 +211,7 @@ async function assertPlanUsable(trx: Executor, facilityId: number, planId: numbe
       plan ? `Plan ${planId} is not active` : `Facility ${facilityId} has no plan with id ${planId}`,
     );
   }
+  return plan;
 }
 
 /** Locks the plan row (PostgreSQL) so concurrent sign-ups are counted one after another. */
@@ -209,8 +242,4 @@ function rethrowConstraintViolation(facilityId: number, member: Pick<MemberValue
     }
     throw error;
   };
-}
-
-function memberNotFound(facilityId: number, memberId: number): AppError {
-  return new AppError('member_not_found', `Facility ${facilityId} has no member with id ${memberId}`);
 }

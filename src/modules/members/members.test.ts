@@ -14,8 +14,13 @@ function shiftDate(date: string, years: number, days = 0): string {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const nulls = (fields: string) => Object.fromEntries(fields.split(' ').map((field) => [field, null]));
 const MEMBER_FIELDS = [
-  ...'created_at date_of_birth deleted_at email facility_id first_name id joined_on last_name'.split(' '),
-  ...'notes phone plan_id role sport_id status status_changed_at updated_at'.split(' '),
+  ...'allowed_transitions created_at date_of_birth deleted_at email ends_on facility_id first_name id'.split(
+    ' ',
+  ),
+  ...'joined_on last_name notes phone plan_id role sport_id status status_changed_at status_reason'.split(
+    ' ',
+  ),
+  ...'updated_at waiver_signed_at'.split(' '),
 ];
 
 describeEachDialect('members', (api) => {
@@ -44,11 +49,13 @@ describeEachDialect('members', (api) => {
       assert.equal(response.headers.location, memberUrl(facility, id));
       assert.deepEqual(rest, {
         ...nulls('last_name email phone date_of_birth sport_id plan_id notes deleted_at'),
+        ...nulls('ends_on status_reason waiver_signed_at'),
         facility_id: facility,
         first_name: 'Ann',
         role: 'member',
         status: 'active',
         joined_on: todayIn(timezone),
+        allowed_transitions: ['frozen', 'suspended', 'cancelled'],
       });
       assert.match(created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       assert.deepEqual([updated_at, status_changed_at], [created_at, created_at]);

@@ -50,14 +50,17 @@ const editable = {
   }),
   allow_freeze: Type.Boolean({
     description:
-      'Enforced: while false, moving a member to `frozen` is 409 `freeze_not_allowed`. ' +
-      'Members already frozen stay frozen.',
+      'Enforced: while false, moving a member to `frozen` by PATCH, and planning a freeze, are 409 ' +
+      '`freeze_not_allowed`. Members already frozen stay frozen, and planned freezes still start.',
   }),
   max_freeze_days_per_year: Type.Integer({
     minimum: 0,
     maximum: 365,
     description:
-      'Stored, not enforced yet: freezes carry no dates in this version, so the days a member is frozen are not counted.',
+      "Enforced: the days a member is frozen in a calendar year of the facility's time zone (past, current " +
+      'and planned freezes; an open-ended freeze, opened by a PATCH to `frozen`, counted to today) may not ' +
+      'exceed it: a freeze or a PATCH to `frozen` that would is 422 `freeze_limit_exceeded`. An open-ended ' +
+      'freeze that runs past it is not ended by the service.',
   }),
   min_member_age: Type.Integer({
     minimum: 0,
@@ -68,7 +71,10 @@ const editable = {
       'policy changed, are not checked.',
   }),
   require_waiver: Type.Boolean({
-    description: `Whether members must sign a waiver. This service records no waivers. ${STORED_ONLY}`,
+    description:
+      'Enforced: while true, a member becomes `active` (create, PATCH, restore) only with a ' +
+      '`waiver_signed_at`, else 422 `waiver_required`. Members already active stay active, and a frozen ' +
+      'member whose freeze ends becomes active again.',
   }),
 };
 

@@ -62,10 +62,15 @@ describeEachDialect('policy', (api) => {
       doc.paths['/admin/facilities/{facility_id}/policy'].get.responses['200'].content['application/json'];
     const schema = doc.components.schemas[policy.schema.$ref.replace('#/components/schemas/', '')];
     const described = (field: string) => String(schema.properties[field].description);
-    for (const field of ['timezone', 'allow_freeze', 'min_member_age'])
+    for (const field of [
+      'timezone',
+      'allow_freeze',
+      'min_member_age',
+      'max_freeze_days_per_year',
+      'require_waiver',
+    ])
       assert.match(described(field), /Enforced:/);
     assert.match(described('currency'), /Used:/);
-    assert.match(described('max_freeze_days_per_year'), /not enforced yet/);
     for (const field of [
       'booking_window_days',
       'cancellation_cutoff_hours',
@@ -73,7 +78,6 @@ describeEachDialect('policy', (api) => {
       'no_show_fee_amount',
       'max_active_bookings',
       'guest_passes_per_month',
-      'require_waiver',
     ]) {
       assert.match(
         described(field),

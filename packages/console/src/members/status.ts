@@ -1,20 +1,8 @@
 import type { Member } from '@facility-admin/client';
 
-/** The moves the contract allows, for a service that does not answer `allowed_transitions` itself. */
-const MOVES: Record<string, string[]> = {
-  pending: ['active', 'cancelled'],
-  active: ['frozen', 'suspended', 'cancelled'],
-  frozen: ['active', 'cancelled'],
-  suspended: ['active', 'cancelled'],
-  cancelled: ['active'],
-  removed: ['pending', 'active'],
-};
-
-/** The statuses a member may move to now: the service's own list when it sends one, else the contract's. */
+/** The statuses a member may move to now, as the service says (status table and policy). */
 export function allowedTransitions(member: Member): string[] {
-  const fromService = (member as Member & { allowed_transitions?: unknown }).allowed_transitions;
-  if (Array.isArray(fromService)) return fromService.filter((s): s is string => typeof s === 'string');
-  return MOVES[member.status] ?? [];
+  return member.allowed_transitions;
 }
 
 /** The button's words for a move. */

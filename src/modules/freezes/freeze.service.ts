@@ -1,0 +1,122 @@
+import { AppError } from '../../core/errors.js';
+import type { WriteContext } from '../../core/write-context.js';
+import type { Db, Executor } from '../../db/database.js';
+import type { PageRead } from '../../db/page-rows.js';
+import { findMemberById } from '../members/member.repository.js';
+import { memberNotFound, settleDueMember } from '../members/member-read.service.js';
+import { readPolicySettings, todayIn } from '../policy/policy.service.js';
+import { assertNoOverlap, assertWithinYearlyLimit } from '../schedule/freeze-days.js';
+import {
+  type FreezeRow,
+  insertFreeze,
+  listFreezesOfMember,
+  updateFreeze,
+} from '../schedule/schedule.repository.js';
+import { auditFreeze, settleMember } from '../schedule/schedule.service.js';
+import { listFreezesPage } from './freeze.repository.js';
+import { assertFreezeCount, assertFreezeDates, assertMemberFreezable } from './freeze.rules.js';
+import type { FreezeCreate } from './freeze.schemas.js';
+
+/** The member locked, with what is due already applied, and the facility's policy and today. */
+async function lockSettledMember(trx: Executor, facilityId: number, memberId: number, now: Date) {
+  const policy = await readPolicySettings(trx, facilityId);
+  const today = todayIn(policy.timezone, now);
+  const found = await findMemberById(trx, facilityId, memberId, { lock: true });
+  if (!found) throw memberNotFound(facilityId, memberId);
+  const member = await settleMember(trx, found, policy.timezone, now);
+  return { member, policy, today };
+}
+
+/**
+ * Plans a freeze. The dates are checked first (400), then the policy
+ * (`allow_freeze`), the member's status, overlaps with the member's other
+ * freezes and the yearly limit. A freeze that starts today freezes the
+ * member at once.
+ */
+export async function createFreeze(
+  db: Db,
+  context: WriteContext,
+  facilityId: number,
+  memberId: number,
+  body: FreezeCreate,
+): Promise<FreezeRow> {
+  const now = context.now ?? new Date();
+  return db.transaction().execute(async (trx) => {
+    const { member, policy, today } = await lockSettledMember(trx, facilityId, memberId, now);
+    assertFreezeDates(body, today);
+    if (!policy.allow_freeze) {
+      throw new AppError('freeze_not_allowed', "This facility's policy does not allow freezing memberships");
+    }
+    assertMemberFreezable(member.status);
+    const freezes = await listFreezesOfMember(trx, memberId);
+    assertFreezeCount(freezes);
+    const span = { starts_on: body.starts_on, ends_on: body.ends_on };
+    assertNoOverlap(span, freezes);
+    assertWithinYearlyLimit(span, freezes, today, policy.max_freeze_days_per_year);
+    const freeze = await insertFreeze(trx, {
+      facility_id: facilityId,
+      member_id: memberId,
+      ...span,
+      reason: body.reason ?? null,
+      state: 'scheduled',
+      created_at: now.toISOString(),
+    });
+    await auditFreeze(trx, context, null, freeze);
+    await settleMember(trx, member, policy.timezone, now);
+    return freeze;
+  });
+}
+
+/** A member's freezes by id, after what is due is applied. */
+export async function listFreezesOfMemberPage(
+  db: Db,
+  facilityId: number,
+  memberId: number,
+  page: PageRead,
+  now: Date,
+): Promise<FreezeRow[]> {
+  const [member, policy] = await Promise.all([
+    findMemberById(db, facilityId, memberId),
+    readPolicySettings(db, facilityId),
+  ]);
+  if (!member) throw memberNotFound(facilityId, memberId);
+  if (member.next_change_on !== null && member.next_change_on <= todayIn(policy.timezone, now)) {
+    await settleDueMember(db, facilityId, memberId, now);
+  }
+  return listFreezesPage(db, memberId, page.afterId, page.rows);
+}
+
+/**
+ * Cancels a freeze: a planned one never starts; one under way ends today
+ * (the member is active again tomorrow; a PATCH to `active` returns it at
+ * once). Cancelling again changes nothing; a freeze that has ended is 409.
+ */
+export async function cancelFreeze(
+  db: Db,
+  context: WriteContext,
+  facilityId: number,
+  memberId: number,
+  freezeId: number,
+): Promise<void> {
+  const now = context.now ?? new Date();
+  await db.transaction().execute(async (trx) => {
+    const { member, policy, today } = await lockSettledMember(trx, facilityId, memberId, now);
+    const freeze = (await listFreezesOfMember(trx, memberId)).find((f) => f.id === freezeId);
+    if (!freeze) {
+      throw new AppError('freeze_not_found', `Member ${memberId} has no freeze with id ${freezeId}`);
+    }
+    if (freeze.cancelled_at !== null) return;
+    if (freeze.state === 'ended') {
+      throw new AppError(
+        'invalid_status_transition',
+        `Freeze ${freezeId} already ended on ${freeze.ends_on}; only a planned freeze or one under way can be cancelled`,
+      );
+    }
+    const cancelled: FreezeRow = { ...freeze, cancelled_at: now.toISOString() };
+    if (freeze.state === 'scheduled') cancelled.state = 'cancelled';
+    else if (freeze.ends_on === null || freeze.ends_on > today) cancelled.ends_on = today;
+    await updateFreeze(trx, cancelled);
+    await auditFreeze(trx, context, freeze, cancelled);
+    await settleMember(trx, member, policy.timezone, now);
+  });
+}
