@@ -135,7 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           registerRateLimit(resources, config, sharedCounter);
           registerIdempotency(resources, { maxResponseBytes: config.idempotencyMaxResponseBytes });
           refuseUndeclaredQuery(resources);
-          await resources.register(registerModules);
+          await resources.register(registerModules, { memberImport: config.memberImport });
         });
       });
     },

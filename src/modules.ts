@@ -5,6 +5,8 @@ import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempo
 import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { AuditEvent, AuditEventList } from './modules/audit/audit.schemas.js';
+import { type MemberImportLimits, memberCsvRoutes } from './modules/members/csv/member-csv.routes.js';
+import { MemberImportReport, MembersCsv } from './modules/members/csv/member-csv.schemas.js';
 import { memberRoutes } from './modules/members/member.routes.js';
 import {
   Member,
@@ -53,6 +55,8 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   MemberList,
   MemberStatus,
   MemberRole,
+  MembersCsv,
+  MemberImportReport,
   Policy,
   PolicyPatch,
   AuditEvent,
@@ -63,11 +67,15 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
 ];
 
 /** The resource modules' routes, in one list. */
-export async function registerModules(app: FastifyInstance): Promise<void> {
+export async function registerModules(
+  app: FastifyInstance,
+  options: { memberImport: MemberImportLimits },
+): Promise<void> {
   await app.register(planRoutes);
   await app.register(templateRoutes);
   await app.register(entitlementRoutes);
   await app.register(memberRoutes);
+  await app.register(memberCsvRoutes, options.memberImport);
   await app.register(policyRoutes);
   await app.register(auditRoutes);
 }

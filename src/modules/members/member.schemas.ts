@@ -62,6 +62,14 @@ const editable = {
   plan_id: Nullable(Id, { description: 'An active plan of the same facility' }),
   joined_on: DateOnly,
   notes: Nullable(Type.String({ maxLength: 2000 })),
+  external_id: Nullable(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "The member's id in the system the facility comes from (CSV import matches on it); unique per facility among members not removed",
+    }),
+  ),
 };
 
 export const Member = Type.Object(
@@ -79,6 +87,7 @@ export const Member = Type.Object(
     plan_id: editable.plan_id,
     joined_on: editable.joined_on,
     notes: editable.notes,
+    external_id: editable.external_id,
     status_changed_at: Timestamp,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -172,3 +181,9 @@ export const MemberList = ListResponse('members', Member, {
   $id: 'MemberPage',
   examples: [memberPageExample],
 });
+
+/** The list's filters, as the list and the CSV export read them from their query. */
+export function memberFilterOf(query: Omit<Static<typeof MemberListQuery>, 'limit' | 'cursor'>) {
+  const { sport_id, status, role, plan_id, q } = query;
+  return { sportId: sport_id, statuses: status?.split(','), roles: role?.split(','), planId: plan_id, q };
+}

@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation, isUniqueViolationOf } from '../../db/errors.js';
 import type { PageRead } from '../../db/page-rows.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPlanById } from '../plans/plan.repository.js';
@@ -53,42 +53,51 @@ export async function createMember(
   facilityId: number,
   body: MemberCreate,
 ): Promise<Member> {
-  return db.transaction().execute(async (trx) => {
-    const policy = await readPolicySettings(trx, facilityId);
-    const today = todayIn(policy.timezone);
-    const now = new Date().toISOString();
-    const values: MemberValues = {
-      first_name: body.first_name,
-      last_name: body.last_name ?? null,
-      email: body.email ?? null,
-      phone: body.phone ?? null,
-      date_of_birth: body.date_of_birth ?? null,
-      sport_id: body.sport_id ?? null,
-      role: body.role ?? 'member',
-      status: body.status ?? 'active',
-      plan_id: body.plan_id ?? null,
-      joined_on: body.joined_on ?? today,
-      notes: body.notes ?? null,
-      status_changed_at: now,
-      deleted_at: null,
-    };
-    if (values.date_of_birth !== null) assertDateOfBirth(values.date_of_birth, today, policy.min_member_age);
-    if (values.plan_id !== null) await assertPlanUsable(trx, facilityId, values.plan_id);
-    if (holdsSeat(values)) await assertSeatFree(trx, facilityId, values.plan_id as number);
-    const member = await insertMember(trx, facilityId, values, now).catch(
-      rethrowConstraintViolation(facilityId, values),
-    );
-    await recordAuditEvent(trx, context, {
-      facilityId,
-      resourceType: 'member',
-      resourceId: member.id,
-      action: 'create',
-      before: null,
-      after: member,
-    });
-    await context.onCreated?.(trx, member);
-    return member;
+  return db.transaction().execute((trx) => createMemberIn(trx, context, facilityId, body));
+}
+
+/** A create inside the caller's transaction: POST and each created row of a CSV import. */
+export async function createMemberIn(
+  trx: Executor,
+  context: WriteContext<Member>,
+  facilityId: number,
+  body: MemberCreate,
+): Promise<Member> {
+  const policy = await readPolicySettings(trx, facilityId);
+  const today = todayIn(policy.timezone);
+  const now = new Date().toISOString();
+  const values: MemberValues = {
+    first_name: body.first_name,
+    last_name: body.last_name ?? null,
+    email: body.email ?? null,
+    phone: body.phone ?? null,
+    date_of_birth: body.date_of_birth ?? null,
+    sport_id: body.sport_id ?? null,
+    role: body.role ?? 'member',
+    status: body.status ?? 'active',
+    plan_id: body.plan_id ?? null,
+    joined_on: body.joined_on ?? today,
+    notes: body.notes ?? null,
+    external_id: body.external_id ?? null,
+    status_changed_at: now,
+    deleted_at: null,
+  };
+  if (values.date_of_birth !== null) assertDateOfBirth(values.date_of_birth, today, policy.min_member_age);
+  if (values.plan_id !== null) await assertPlanUsable(trx, facilityId, values.plan_id);
+  if (holdsSeat(values)) await assertSeatFree(trx, facilityId, values.plan_id as number);
+  const member = await insertMember(trx, facilityId, values, now).catch(
+    rethrowConstraintViolation(facilityId, values),
+  );
+  await recordAuditEvent(trx, context, {
+    facilityId,
+    resourceType: 'member',
+    resourceId: member.id,
+    action: 'create',
+    before: null,
+    after: member,
   });
+  await context.onCreated?.(trx, member);
+  return member;
 }
 
 /**
@@ -103,47 +112,56 @@ export async function patchMember(
   memberId: number,
   patch: MemberPatch,
 ): Promise<Member> {
-  return db.transaction().execute(async (trx) => {
-    const current = await getMemberForWrite(trx, facilityId, memberId);
-    assertIfMatch(context.ifMatch, etagOf(memberRepresentation, current.updated_at));
-    const changes = changedFields(current, patch);
-    if (!changes) return current;
+  return db.transaction().execute((trx) => patchMemberIn(trx, context, facilityId, memberId, patch));
+}
 
-    const next = { ...current, ...changes };
-    // The policy matters only to status moves (freezing) and birth dates (age, today).
-    if (changes.status !== undefined || changes.date_of_birth) {
-      const policy = await readPolicySettings(trx, facilityId);
-      if (changes.status !== undefined) assertStatusMove(current.status, changes.status, policy.allow_freeze);
-      if (changes.date_of_birth) {
-        assertDateOfBirth(changes.date_of_birth, todayIn(policy.timezone), policy.min_member_age);
-      }
-    }
-    // Joining a plan, or coming back to one (cancelled → active), needs a plan open to members.
-    const takesSeat = holdsSeat(next) && (!holdsSeat(current) || current.plan_id !== next.plan_id);
-    if (next.plan_id !== null && (changes.plan_id !== undefined || takesSeat)) {
-      await assertPlanUsable(trx, facilityId, next.plan_id);
-    }
-    if (takesSeat) await assertSeatFree(trx, facilityId, next.plan_id as number);
+/** A PATCH inside the caller's transaction: the route's and each updated row of a CSV import. */
+export async function patchMemberIn(
+  trx: Executor,
+  context: WriteContext,
+  facilityId: number,
+  memberId: number,
+  patch: MemberPatch,
+): Promise<Member> {
+  const current = await getMemberForWrite(trx, facilityId, memberId);
+  assertIfMatch(context.ifMatch, etagOf(memberRepresentation, current.updated_at));
+  const changes = changedFields(current, patch);
+  if (!changes) return current;
 
-    const now = writeTimeAfter(current.updated_at);
-    const write: Partial<MemberValues> = { ...changes };
-    if (changes.status !== undefined) {
-      write.status_changed_at = now;
-      if (current.status === 'removed') write.deleted_at = null;
+  const next = { ...current, ...changes };
+  // The policy matters only to status moves (freezing) and birth dates (age, today).
+  if (changes.status !== undefined || changes.date_of_birth) {
+    const policy = await readPolicySettings(trx, facilityId);
+    if (changes.status !== undefined) assertStatusMove(current.status, changes.status, policy.allow_freeze);
+    if (changes.date_of_birth) {
+      assertDateOfBirth(changes.date_of_birth, todayIn(policy.timezone), policy.min_member_age);
     }
-    const updated = await updateMember(trx, memberId, write, now).catch(
-      rethrowConstraintViolation(facilityId, next),
-    );
-    await recordAuditEvent(trx, context, {
-      facilityId,
-      resourceType: 'member',
-      resourceId: memberId,
-      action: current.status === 'removed' && changes.status !== undefined ? 'restore' : 'update',
-      before: current,
-      after: updated,
-    });
-    return updated;
+  }
+  // Joining a plan, or coming back to one (cancelled → active), needs a plan open to members.
+  const takesSeat = holdsSeat(next) && (!holdsSeat(current) || current.plan_id !== next.plan_id);
+  if (next.plan_id !== null && (changes.plan_id !== undefined || takesSeat)) {
+    await assertPlanUsable(trx, facilityId, next.plan_id);
+  }
+  if (takesSeat) await assertSeatFree(trx, facilityId, next.plan_id as number);
+
+  const now = writeTimeAfter(current.updated_at);
+  const write: Partial<MemberValues> = { ...changes };
+  if (changes.status !== undefined) {
+    write.status_changed_at = now;
+    if (current.status === 'removed') write.deleted_at = null;
+  }
+  const updated = await updateMember(trx, memberId, write, now).catch(
+    rethrowConstraintViolation(facilityId, next),
+  );
+  await recordAuditEvent(trx, context, {
+    facilityId,
+    resourceType: 'member',
+    resourceId: memberId,
+    action: current.status === 'removed' && changes.status !== undefined ? 'restore' : 'update',
+    before: current,
+    after: updated,
   });
+  return updated;
 }
 
 /** Soft delete marks the member removed (once); hard delete erases the row. */
@@ -196,8 +214,17 @@ async function assertSeatFree(trx: Executor, facilityId: number, planId: number)
  * assertPlanUsable read it (that read takes no lock), which the member may
  * no longer join.
  */
-function rethrowConstraintViolation(facilityId: number, member: Pick<MemberValues, 'email' | 'plan_id'>) {
+function rethrowConstraintViolation(
+  facilityId: number,
+  member: Pick<MemberValues, 'email' | 'plan_id' | 'external_id'>,
+) {
   return (error: unknown): never => {
+    if (isUniqueViolationOf(error, 'external_id')) {
+      throw new AppError(
+        'member_external_id_conflict',
+        `A member with external_id ${member.external_id} already exists in this facility`,
+      );
+    }
     if (isUniqueViolation(error)) {
       throw new AppError(
         'member_email_conflict',
