@@ -1,5 +1,6 @@
 import createFetchClient from 'openapi-fetch';
 import { auditEventOperations, templateOperations } from './lists.js';
+import { memberCsvOperations } from './member-csv.js';
 import { memberOperations } from './members.js';
 import { type Page, paginate } from './paginate.js';
 import { entitlementOperations, planOperations } from './plans.js';
@@ -35,6 +36,7 @@ export function createClient(options: ClientOptions) {
     plans: planOperations(api),
     entitlements: entitlementOperations(api),
     members: memberOperations(api),
+    ...memberCsvOperations(api),
     policy: policyOperations(api),
     templates: templateOperations(api),
     auditEvents: auditEventOperations(api),

@@ -1,5 +1,6 @@
 export { type Client, type ClientOptions, createClient } from './client.js';
 export type { AuditEventListQuery, TemplateListQuery } from './lists.js';
+export type { MemberExportQuery, MemberImportQuery, MembersCsvBody } from './member-csv.js';
 export type { MemberListQuery } from './members.js';
 export { type ItemOf, type Page, paginate } from './paginate.js';
 export type { PlanListQuery } from './plans.js';

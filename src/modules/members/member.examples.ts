@@ -16,6 +16,7 @@ export const memberExample = {
   plan_id: 7,
   joined_on: '2026-03-02',
   notes: null,
+  external_id: 'CRM-1042',
   status_changed_at: '2026-03-02T09:20:11.502Z',
   created_at: '2026-03-02T09:20:11.502Z',
   updated_at: '2026-03-02T09:20:11.502Z',
@@ -29,6 +30,7 @@ export const memberCreateExample = {
   phone: '+44 20 7946 0958',
   date_of_birth: '1990-12-10',
   plan_id: 7,
+  external_id: 'CRM-1042',
 };
 
 export const memberUpdateExample = { status: 'frozen', notes: 'Travelling until May' };

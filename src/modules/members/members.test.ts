@@ -14,7 +14,9 @@ function shiftDate(date: string, years: number, days = 0): string {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const nulls = (fields: string) => Object.fromEntries(fields.split(' ').map((field) => [field, null]));
 const MEMBER_FIELDS = [
-  ...'created_at date_of_birth deleted_at email facility_id first_name id joined_on last_name'.split(' '),
+  ...'created_at date_of_birth deleted_at email external_id facility_id first_name id joined_on last_name'.split(
+    ' ',
+  ),
   ...'notes phone plan_id role sport_id status status_changed_at updated_at'.split(' '),
 ];
 
@@ -43,7 +45,7 @@ describeEachDialect('members', (api) => {
       const { id, created_at, updated_at, status_changed_at, ...rest } = response.body;
       assert.equal(response.headers.location, memberUrl(facility, id));
       assert.deepEqual(rest, {
-        ...nulls('last_name email phone date_of_birth sport_id plan_id notes deleted_at'),
+        ...nulls('last_name email phone date_of_birth sport_id plan_id notes external_id deleted_at'),
         facility_id: facility,
         first_name: 'Ann',
         role: 'member',
@@ -62,7 +64,7 @@ describeEachDialect('members', (api) => {
     const body = {
       ...{ first_name: 'Bo', last_name: 'Lee', email: 'Bo.Lee@Example.com', phone: '+1 (555) 010-99' },
       ...{ date_of_birth: '1990-02-28', sport_id: 7, role: 'coach', status: 'pending' },
-      ...{ plan_id: plan.body.id, joined_on: '2024-01-15', notes: 'Prefers mornings' },
+      ...{ plan_id: plan.body.id, joined_on: '2024-01-15', notes: 'Prefers mornings', external_id: 'CRM-7' },
     };
     const created = await createMember(facility, body);
     assert.deepEqual(Object.keys(created).sort(), MEMBER_FIELDS);
