@@ -44,7 +44,7 @@ export interface Config {
   /** A connection on which nothing moves this long (no request bytes in, no response write done) is closed. */
   stallTimeoutMs: number;
   /** CSV imports of members: the largest body, the most rows, and how many a process runs at once. */
-  memberImport: { maxBytes: number; maxRows: number; concurrency: number };
+  memberImport: { maxBytes: number; maxRows: number; concurrency: number; chunkRows: number };
 }
 
 /** Every invalid setting at once, so that an operator fixes them in one round. */
@@ -110,6 +110,8 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
       maxBytes: readInteger(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 256 * 1024 * 1024),
       maxRows: readInteger(env, 'IMPORT_MAX_ROWS', 50_000, 1, 1_000_000),
       concurrency: readInteger(env, 'IMPORT_CONCURRENCY', 2, 1, 64),
+      // Not a setting: small enough that a chunk holds the database for tens of milliseconds.
+      chunkRows: 500,
     },
     idempotencyMaxResponseBytes: readInteger(
       env,

@@ -75,3 +75,14 @@ export async function* readMemberCsv(csv: Buffer, maxRows: number): AsyncGenerat
   if (!headerRead)
     throw new AppError('invalid_csv', 'The file is empty: its first line must name the columns');
 }
+
+/**
+ * Reads the whole file once, writing nothing: a broken quote on its last
+ * line, or a row past `maxRows`, is refused before any row is written, even
+ * when the import commits chunk by chunk.
+ */
+export async function assertMemberCsvReadable(csv: Buffer, maxRows: number): Promise<void> {
+  for await (const _row of readMemberCsv(csv, maxRows)) {
+    // Only the reading is wanted.
+  }
+}

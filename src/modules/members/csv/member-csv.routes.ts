@@ -7,7 +7,7 @@ import { createValidatorCompiler, toFieldErrors } from '../../../http/validation
 import { writeContextOf } from '../../../http/write-request.js';
 import { IdempotencyHeaders } from '../../../infrastructure/idempotency/idempotency.hooks.js';
 import { MemberCreate, MemberPatch, memberFilterOf } from '../member.schemas.js';
-import { readMemberCsv } from './member-csv.reader.js';
+import { assertMemberCsvReadable, readMemberCsv } from './member-csv.reader.js';
 import {
   MemberExportQuery,
   MemberImportQuery,
@@ -24,9 +24,10 @@ export interface MemberImportLimits {
   maxRows: number;
   /** IMPORT_CONCURRENCY: imports a process runs at once; more are 503 with Retry-After. */
   concurrency: number;
+  /** Rows a skipping import commits at a time. */
+  chunkRows: number;
 }
 
-const CHUNK_ROWS = 500;
 const MAX_LISTED_ERRORS = 1000;
 
 /** The body validation of POST and PATCH, for each row: one set of rules for the API and the import. */
@@ -111,6 +112,7 @@ export const memberCsvRoutes: FastifyPluginAsyncTypebox<MemberImportLimits> = as
       running += 1;
       try {
         const { dry_run = false, match_by = 'none', on_error = 'abort' } = request.query;
+        await assertMemberCsvReadable(request.body, limits.maxRows);
         return await importMembers(
           app.db,
           writeContextOf(request),
@@ -121,7 +123,7 @@ export const memberCsvRoutes: FastifyPluginAsyncTypebox<MemberImportLimits> = as
             dryRun: dry_run,
             matchBy: match_by,
             onError: on_error,
-            chunkRows: CHUNK_ROWS,
+            chunkRows: limits.chunkRows,
             maxListedErrors: MAX_LISTED_ERRORS,
           },
         );
