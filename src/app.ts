@@ -143,7 +143,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           registerRateLimit(resources, config, sharedCounter);
           registerIdempotency(resources, { maxResponseBytes: config.idempotencyMaxResponseBytes });
           refuseUndeclaredQuery(resources);
-          await resources.register(registerModules, { authMode: config.authMode });
+          await resources.register(registerModules, {
+            authMode: config.authMode,
+            memberImport: config.memberImport,
+          });
         });
       });
     },

@@ -7,10 +7,11 @@ import { announceDatabase, openCommandDatabase } from './cli-database.js';
 import { type Config, loadConfig } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerKeyCommands } from './infrastructure/api-keys/api-key.cli.js';
+import { registerMemberCsvCommands } from './modules/members/csv/member-csv.cli.js';
 import { packageName, packageVersion } from './package-info.js';
 import { explainFailure } from './startup-failure.js';
 
-/** The `facility-admin` command: serve (also what runs without a command), migrate, openapi, keys. */
+/** The `facility-admin` command: serve (also what runs without a command), migrate, openapi, keys, members. */
 const program = new Command(packageName)
   .description('Administration service for sports and fitness facilities')
   .version(packageVersion)
@@ -57,6 +58,7 @@ program
   });
 
 registerKeyCommands(program);
+registerMemberCsvCommands(program);
 
 const args = process.argv.slice(2);
 program.parseAsync(args.length === 0 ? ['serve'] : args, { from: 'user' }).catch((error: unknown) => {

@@ -45,6 +45,8 @@ export interface Config {
   stallTimeoutMs: number;
   /** Whether the web console is served at /console/ (CONSOLE=off turns it off). */
   console: boolean;
+  /** CSV imports of members: the largest body, the most rows, and how many a process runs at once. */
+  memberImport: { maxBytes: number; maxRows: number; concurrency: number; chunkRows: number };
 }
 
 /** Every invalid setting at once, so that an operator fixes them in one round. */
@@ -110,6 +112,13 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
     jsonMaxDepth: readInteger(env, 'JSON_MAX_DEPTH', 32, 4, 1000),
     jsonMaxKeys: readInteger(env, 'JSON_MAX_KEYS', 1000, 256, 1_000_000),
     problemMaxErrors: readInteger(env, 'PROBLEM_MAX_ERRORS', 100, 1, 10_000),
+    memberImport: {
+      maxBytes: readInteger(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+      maxRows: readInteger(env, 'IMPORT_MAX_ROWS', 50_000, 1, 1_000_000),
+      concurrency: readInteger(env, 'IMPORT_CONCURRENCY', 2, 1, 64),
+      // Not a setting: small enough that a chunk holds the database for tens of milliseconds.
+      chunkRows: 500,
+    },
     idempotencyMaxResponseBytes: readInteger(
       env,
       'IDEMPOTENCY_MAX_RESPONSE_BYTES',

@@ -7,6 +7,8 @@ import { auditRoutes } from './modules/audit/audit.routes.js';
 import { AuditEvent, AuditEventList } from './modules/audit/audit.schemas.js';
 import { freezeRoutes } from './modules/freezes/freeze.routes.js';
 import { Freeze, FreezeCreate, FreezeList } from './modules/freezes/freeze.schemas.js';
+import { type MemberImportLimits, memberCsvRoutes } from './modules/members/csv/member-csv.routes.js';
+import { MemberImportReport, MembersCsv } from './modules/members/csv/member-csv.schemas.js';
 import { memberRoutes } from './modules/members/member.routes.js';
 import {
   Member,
@@ -61,6 +63,8 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   Freeze,
   FreezeCreate,
   FreezeList,
+  MembersCsv,
+  MemberImportReport,
   Policy,
   PolicyPatch,
   AuditEvent,
@@ -74,13 +78,14 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
 /** The resource modules' routes, in one list. */
 export async function registerModules(
   app: FastifyInstance,
-  options: { authMode: 'api-key' | 'none' },
+  options: { authMode: 'api-key' | 'none'; memberImport: MemberImportLimits },
 ): Promise<void> {
   await app.register(planRoutes);
   await app.register(templateRoutes);
   await app.register(entitlementRoutes);
   await app.register(memberRoutes);
   await app.register(freezeRoutes);
+  await app.register(memberCsvRoutes, options.memberImport);
   await app.register(policyRoutes);
   await app.register(auditRoutes);
   await app.register(sessionRoutes, { authMode: options.authMode });

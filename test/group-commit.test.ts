@@ -30,6 +30,7 @@ function memberValues(firstName: string, email: string | null = null): MemberVal
     plan_id: null,
     joined_on: '2026-11-22',
     notes: null,
+    external_id: null,
     status_changed_at: NOW,
     deleted_at: null,
     ends_on: null,

@@ -6,6 +6,7 @@
 export const ERROR_CODES = {
   validation_error: { status: 400, title: 'Request is not valid' },
   malformed_json: { status: 400, title: 'Body is not valid JSON' },
+  invalid_csv: { status: 400, title: 'Body is not a CSV file this service can read' },
   unauthenticated: { status: 401, title: 'Authentication required' },
   forbidden: { status: 403, title: 'Not allowed' },
   not_found: { status: 404, title: 'Not found' },
@@ -16,6 +17,7 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   plan_name_conflict: { status: 409, title: 'Plan name already in use' },
   member_email_conflict: { status: 409, title: 'Member email already in use' },
+  member_external_id_conflict: { status: 409, title: 'Member external_id already in use' },
   plan_archived: { status: 409, title: 'Plan is archived' },
   plan_in_use: { status: 409, title: 'Plan is in use' },
   plan_full: { status: 409, title: 'Plan is full' },

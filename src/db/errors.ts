@@ -9,6 +9,17 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/**
+ * Whether a unique violation is of the index on this column: PostgreSQL names
+ * the index (`members_external_id_unique`), SQLite the columns
+ * (`UNIQUE constraint failed: members.facility_id, members.external_id`).
+ */
+export function isUniqueViolationOf(error: unknown, column: string): boolean {
+  if (!isUniqueViolation(error)) return false;
+  const { constraint, message } = (error as DbError & { constraint?: unknown }) ?? {};
+  return String(constraint ?? message).includes(column);
+}
+
 export function isForeignKeyViolation(error: unknown): boolean {
   const { code, message } = (error as DbError) ?? {};
   if (code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return true;

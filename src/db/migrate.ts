@@ -11,6 +11,7 @@ import * as memberSearchPendingList from './migrations/0008_member_search_pendin
 import * as periodicJobs from './migrations/0009_periodic_jobs.js';
 import * as memberLifecycle from './migrations/0010_member_lifecycle.js';
 import * as memberFreezes from './migrations/0011_member_freezes.js';
+import * as memberExternalId from './migrations/0015_member_external_id.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009_periodic_jobs': periodicJobs,
   '0010_member_lifecycle': memberLifecycle,
   '0011_member_freezes': memberFreezes,
+  '0015_member_external_id': memberExternalId,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -52,6 +52,8 @@ export interface MembersTable {
   plan_id: number | null;
   joined_on: string;
   notes: string | null;
+  /** The member's id in the facility's previous system; unique per facility among members not removed. */
+  external_id: string | null;
   status_changed_at: string;
   created_at: string;
   updated_at: string;

@@ -38,6 +38,13 @@ const EXAMPLES: Record<ErrorCode, { detail: string; errors?: FieldError[] }> = {
   member_email_conflict: {
     detail: 'A member with email ada@example.com already exists in this facility',
   },
+  member_external_id_conflict: {
+    detail: 'A member with external_id CRM-1042 already exists in this facility',
+  },
+  invalid_csv: {
+    detail:
+      'Line 1: unknown column "nickname"; the columns are the member fields (first_name, last_name, email, …)',
+  },
   plan_archived: {
     detail:
       'Plan 7 is archived (soft-deleted): it can only be restored, with a PATCH of exactly {"is_active": true}',

@@ -1,6 +1,7 @@
 import createFetchClient from 'openapi-fetch';
 import { freezeOperations } from './freezes.js';
 import { auditEventOperations, templateOperations } from './lists.js';
+import { memberCsvOperations } from './member-csv.js';
 import { memberOperations } from './members.js';
 import { type Page, paginate } from './paginate.js';
 import { entitlementOperations, planOperations } from './plans.js';
@@ -38,6 +39,7 @@ export function createClient(options: ClientOptions) {
     entitlements: entitlementOperations(api),
     members: memberOperations(api),
     freezes: freezeOperations(api),
+    ...memberCsvOperations(api),
     policy: policyOperations(api),
     templates: templateOperations(api),
     auditEvents: auditEventOperations(api),

@@ -179,7 +179,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member
-         * @description Adds a member, `active` unless created `pending`, who joins today in the facility's time zone unless `joined_on` says otherwise. The email is unique among the facility's members that are not removed, ignoring case (409 `member_email_conflict`). A plan must be an active plan of the facility (422 `invalid_plan`) with a seat free when it has `max_members` (409 `plan_full`). A `date_of_birth` must not be in the future (400) nor make the member younger than the policy's `min_member_age` (422 `member_too_young`). With the policy's `require_waiver`, an `active` member needs `waiver_signed_at` (422 `waiver_required`). A plan with `duration_days` sets `ends_on` to `joined_on + duration_days - 1` unless the body gives it (null too). Send an `Idempotency-Key`: a retry with the same key and body within 24 hours answers the first response again and creates nothing (409 `idempotency_in_progress` while the first still runs; 422 `idempotency_key_reused` for the same key with another body).
+         * @description Adds a member, `active` unless created `pending`, who joins today in the facility's time zone unless `joined_on` says otherwise. The email is unique among the facility's members that are not removed, ignoring case (409 `member_email_conflict`), and so is an `external_id` (409 `member_external_id_conflict`). A plan must be an active plan of the facility (422 `invalid_plan`) with a seat free when it has `max_members` (409 `plan_full`). A `date_of_birth` must not be in the future (400) nor make the member younger than the policy's `min_member_age` (422 `member_too_young`). With the policy's `require_waiver`, an `active` member needs `waiver_signed_at` (422 `waiver_required`). A plan with `duration_days` sets `ends_on` to `joined_on + duration_days - 1` unless the body gives it (null too). Send an `Idempotency-Key`: a retry with the same key and body within 24 hours answers the first response again and creates nothing (409 `idempotency_in_progress` while the first still runs; 422 `idempotency_key_reused` for the same key with another body).
          */
         post: operations["createMember"];
         delete?: never;
@@ -211,7 +211,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a member, or move its status
-         * @description Changes the fields sent; a PATCH that changes nothing changes neither `updated_at` nor the ETag. A status moves only as the table of `MemberStatus` allows (409 `invalid_status_transition`; to `frozen` while the policy's `allow_freeze` is false, 409 `freeze_not_allowed`); a move from `removed` restores the member. A move to `frozen` opens an open-ended freeze from today (409 `freeze_overlap` when a freeze is planned; 422 `freeze_limit_exceeded` past the yearly limit), a move from `frozen` ends the freeze under way today; `status_reason` may come with a move (a move without one clears it). Becoming `active` with the policy's `require_waiver` needs `waiver_signed_at` (422 `waiver_required`). Setting `ends_on` schedules a cancellation (null clears it); a day already past cancels the member at once, as `expired`. Joining a plan, or coming back to one, needs an active plan of the facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email stays unique (409 `member_email_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With `If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).
+         * @description Changes the fields sent; a PATCH that changes nothing changes neither `updated_at` nor the ETag. A status moves only as the table of `MemberStatus` allows (409 `invalid_status_transition`; to `frozen` while the policy's `allow_freeze` is false, 409 `freeze_not_allowed`); a move from `removed` restores the member. A move to `frozen` opens an open-ended freeze from today (409 `freeze_overlap` when a freeze is planned; 422 `freeze_limit_exceeded` past the yearly limit), a move from `frozen` ends the freeze under way today; `status_reason` may come with a move (a move without one clears it). Becoming `active` with the policy's `require_waiver` needs `waiver_signed_at` (422 `waiver_required`). Setting `ends_on` schedules a cancellation (null clears it); a day already past cancels the member at once, as `expired`. Joining a plan, or coming back to one, needs an active plan of the facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email and the `external_id` stay unique (409 `member_email_conflict`, `member_external_id_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With `If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -255,6 +255,46 @@ export interface paths {
          * @description Cancels a freeze: a planned one never starts; one under way ends today, so the member is `active` again tomorrow (a PATCH of the member to `active` returns it at once). Cancelling a cancelled freeze again changes nothing; a freeze that has ended is 409 `invalid_status_transition`.
          */
         delete: operations["cancelFreeze"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/members/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import members from a CSV file, or check one (dry run)
+         * @description Reads a CSV file of members (`MembersCsv`) and creates or updates a member per row. Each row is checked exactly as a POST (a new member) or a PATCH (a match, see `match_by`) of its fields would be, with the same codes: email and `external_id` unique in the facility and within the file (`member_email_conflict`, `member_external_id_conflict`), plan capacity (`plan_full`), the status moves, `member_too_young`, …; a new member with a status other than pending or active is created active and then moved. The answer lists each failing row (`row`, `line`, `column`, `code`, `message`) and counts. `dry_run=true` answers what the real run would and writes nothing. `on_error=abort` writes all rows or none; `on_error=skip` writes the good rows. Each row written is in the audit trail with the key as actor. At most IMPORT_MAX_BYTES (10 MiB; 413 `payload_too_large`) and IMPORT_MAX_ROWS (50,000; 400 `invalid_csv`); a file that is not such a CSV, or names an unknown column, is 400 `invalid_csv`. An `Idempotency-Key` makes a retry answer the first report again.
+         */
+        post: operations["importMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/members/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export members as a CSV file
+         * @description Streams the facility's members, in id order, as a CSV file (`MembersCsv`): a BOM, a header row of the member fields, a row a member; the filters are those of the member list (removed members only when `status` names `removed`). A value a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return) is written with a leading '; an import reads it back without. The file imports back with `match_by=external_id`.
+         */
+        get: operations["exportMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -644,6 +684,7 @@ export interface components {
          *       "ends_on": "2027-03-01",
          *       "notes": null,
          *       "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+         *       "external_id": "CRM-1042",
          *       "status_changed_at": "2026-03-02T09:20:11.502Z",
          *       "created_at": "2026-03-02T09:20:11.502Z",
          *       "updated_at": "2026-03-02T09:20:11.502Z",
@@ -696,6 +737,8 @@ export interface components {
              * @description When the member signed the facility's waiver; with the policy's `require_waiver`, needed to become `active`
              */
             waiver_signed_at: string | null;
+            /** @description The member's id in the system the facility comes from (CSV import matches on it); unique per facility among members not removed */
+            external_id: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp
@@ -728,7 +771,8 @@ export interface components {
          *       "phone": "+44 20 7946 0958",
          *       "date_of_birth": "1990-12-10",
          *       "plan_id": 7,
-         *       "waiver_signed_at": "2026-03-02T09:18:40.000Z"
+         *       "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+         *       "external_id": "CRM-1042"
          *     }
          */
         MemberCreate: {
@@ -767,6 +811,8 @@ export interface components {
              * @description When the member signed the facility's waiver; with the policy's `require_waiver`, needed to become `active`
              */
             waiver_signed_at?: string | null;
+            /** @description The member's id in the system the facility comes from (CSV import matches on it); unique per facility among members not removed */
+            external_id?: string | null;
             /**
              * @description A new member starts pending or active; later moves are in the table of the member `status`
              * @default active
@@ -818,6 +864,8 @@ export interface components {
              * @description When the member signed the facility's waiver; with the policy's `require_waiver`, needed to become `active`
              */
             waiver_signed_at?: string | null;
+            /** @description The member's id in the system the facility comes from (CSV import matches on it); unique per facility among members not removed */
+            external_id?: string | null;
             status?: components["schemas"]["MemberStatus"];
             /** @description Why the status moves; only with `status` */
             status_reason?: string | null;
@@ -843,6 +891,7 @@ export interface components {
          *           "ends_on": "2027-03-01",
          *           "notes": null,
          *           "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+         *           "external_id": "CRM-1042",
          *           "status_changed_at": "2026-03-02T09:20:11.502Z",
          *           "created_at": "2026-03-02T09:20:11.502Z",
          *           "updated_at": "2026-03-02T09:20:11.502Z",
@@ -966,6 +1015,67 @@ export interface components {
             freezes: components["schemas"]["Freeze"][];
             /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
             next_cursor: string | null;
+        };
+        /**
+         * @description UTF-8 text, with or without a BOM; comma or semicolon between fields (detected from the header); fields quoted with " may hold the separator, quotes ("") and line breaks; CRLF or LF. The first line names the columns, in any order: the member fields (`first_name`, `last_name`, `email`, `phone`, `date_of_birth`, `sport_id`, `role`, `status`, `plan_id`, `joined_on`, `notes`, `external_id`); the fields the service sets (`id`, `created_at`, …) are accepted and ignored, so that an export imports back. An empty cell is no value: the field's default on a create, cleared on an update where the field may be null. A cell an export wrote with a leading ' before = + - @, a tab or a carriage return is read without it.
+         * @example external_id;first_name;last_name;email;plan_id;status;notes
+         *     CRM-1042;Ada;Lovelace;ada@example.com;7;active;"Prefers mornings
+         *     No parking"
+         *     CRM-1043;Alan;Turing;alan@example.com;;frozen;
+         */
+        MembersCsv: string;
+        /**
+         * @description What an import did, or, on a dry run, would do, row by row
+         * @example {
+         *       "dry_run": true,
+         *       "written": false,
+         *       "counts": {
+         *         "rows": 3,
+         *         "created": 1,
+         *         "updated": 1,
+         *         "unchanged": 0,
+         *         "failed": 1
+         *       },
+         *       "errors": [
+         *         {
+         *           "row": 3,
+         *           "line": 5,
+         *           "column": "email",
+         *           "code": "member_email_conflict",
+         *           "message": "A member with email ada@example.com already exists in this facility"
+         *         }
+         *       ],
+         *       "errors_omitted": 0
+         *     }
+         */
+        MemberImportReport: {
+            dry_run: boolean;
+            /** @description Whether rows were written: false on a dry run, and when `on_error=abort` met a failing row */
+            written: boolean;
+            counts: {
+                rows: number;
+                created: number;
+                updated: number;
+                unchanged: number;
+                failed: number;
+            };
+            /** @description Each failing row's problems, in row order */
+            errors: {
+                /** @description The data row, 1 for the first after the header */
+                row: number;
+                /** @description The line of the file the row starts on */
+                line: number;
+                /** @description The column at fault, when one is */
+                column: string | null;
+                /**
+                 * @description The code a POST or PATCH of this row would have answered
+                 * @enum {string}
+                 */
+                code: "validation_error" | "malformed_json" | "invalid_csv" | "unauthenticated" | "forbidden" | "not_found" | "plan_not_found" | "member_not_found" | "entitlement_not_found" | "freeze_not_found" | "method_not_allowed" | "plan_name_conflict" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_in_use" | "plan_full" | "invalid_status_transition" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "request_timeout" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "invalid_plan" | "invalid_template" | "member_too_young" | "freeze_limit_exceeded" | "waiver_required" | "idempotency_key_reused" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+                message: string;
+            }[];
+            /** @description Problems beyond those listed in `errors` */
+            errors_omitted: number;
         };
         /**
          * @description Created on first read with: timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, late_cancellation_fee_amount 0, no_show_fee_amount 0, max_active_bookings 5, guest_passes_per_month 0, allow_freeze true, max_freeze_days_per_year 60, min_member_age 0 (no limit), require_waiver false
@@ -1206,7 +1316,7 @@ export interface components {
              * @description What went wrong; branch on it
              * @enum {string}
              */
-            code: "unauthenticated" | "forbidden" | "not_found" | "plan_not_found" | "member_not_found" | "entitlement_not_found" | "freeze_not_found" | "method_not_allowed" | "plan_name_conflict" | "member_email_conflict" | "plan_archived" | "plan_in_use" | "plan_full" | "invalid_status_transition" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "request_timeout" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "invalid_plan" | "invalid_template" | "member_too_young" | "freeze_limit_exceeded" | "waiver_required" | "idempotency_key_reused" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+            code: "unauthenticated" | "forbidden" | "not_found" | "plan_not_found" | "member_not_found" | "entitlement_not_found" | "freeze_not_found" | "method_not_allowed" | "plan_name_conflict" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_in_use" | "plan_full" | "invalid_status_transition" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "request_timeout" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "invalid_plan" | "invalid_template" | "member_too_young" | "freeze_limit_exceeded" | "waiver_required" | "idempotency_key_reused" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         };
         /**
          * @description The problem of a 400 answer: the request is not valid, or its body is not JSON
@@ -1249,7 +1359,7 @@ export interface components {
              * @description What went wrong; branch on it
              * @enum {string}
              */
-            code: "validation_error" | "malformed_json";
+            code: "validation_error" | "malformed_json" | "invalid_csv";
             /** @description Every problem found, with validation_error (none with malformed_json) */
             errors?: components["schemas"]["FieldError"][];
             /** @description How many more problems were found than `errors` lists (it lists at most 100 by default) */
@@ -1291,6 +1401,8 @@ export type MemberRole = components['schemas']['MemberRole'];
 export type Freeze = components['schemas']['Freeze'];
 export type FreezeCreate = components['schemas']['FreezeCreate'];
 export type FreezePage = components['schemas']['FreezePage'];
+export type MembersCsv = components['schemas']['MembersCsv'];
+export type MemberImportReport = components['schemas']['MemberImportReport'];
 export type Policy = components['schemas']['Policy'];
 export type PolicyUpdate = components['schemas']['PolicyUpdate'];
 export type AuditEvent = components['schemas']['AuditEvent'];
@@ -2980,6 +3092,7 @@ export interface operations {
                      *           "ends_on": "2027-03-01",
                      *           "notes": null,
                      *           "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+                     *           "external_id": "CRM-1042",
                      *           "status_changed_at": "2026-03-02T09:20:11.502Z",
                      *           "created_at": "2026-03-02T09:20:11.502Z",
                      *           "updated_at": "2026-03-02T09:20:11.502Z",
@@ -3090,7 +3203,8 @@ export interface operations {
                  *       "phone": "+44 20 7946 0958",
                  *       "date_of_birth": "1990-12-10",
                  *       "plan_id": 7,
-                 *       "waiver_signed_at": "2026-03-02T09:18:40.000Z"
+                 *       "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+                 *       "external_id": "CRM-1042"
                  *     }
                  */
                 "application/json": components["schemas"]["MemberCreate"];
@@ -3129,6 +3243,7 @@ export interface operations {
                      *       "ends_on": "2027-03-01",
                      *       "notes": null,
                      *       "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+                     *       "external_id": "CRM-1042",
                      *       "status_changed_at": "2026-03-02T09:20:11.502Z",
                      *       "created_at": "2026-03-02T09:20:11.502Z",
                      *       "updated_at": "2026-03-02T09:20:11.502Z",
@@ -3178,7 +3293,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem; `code` is one of `member_email_conflict`, `plan_full`, `idempotency_in_progress` */
+            /** @description Problem; `code` is one of `member_email_conflict`, `member_external_id_conflict`, `plan_full`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
@@ -3300,6 +3415,7 @@ export interface operations {
                      *       "ends_on": "2027-03-01",
                      *       "notes": null,
                      *       "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+                     *       "external_id": "CRM-1042",
                      *       "status_changed_at": "2026-03-02T09:20:11.502Z",
                      *       "created_at": "2026-03-02T09:20:11.502Z",
                      *       "updated_at": "2026-03-02T09:20:11.502Z",
@@ -3568,6 +3684,7 @@ export interface operations {
                      *       "ends_on": "2027-03-01",
                      *       "notes": null,
                      *       "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+                     *       "external_id": "CRM-1042",
                      *       "status_changed_at": "2026-03-02T09:20:11.502Z",
                      *       "created_at": "2026-03-02T09:20:11.502Z",
                      *       "updated_at": "2026-03-02T09:20:11.502Z",
@@ -3628,7 +3745,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem; `code` is one of `invalid_status_transition`, `freeze_not_allowed`, `freeze_overlap`, `member_email_conflict`, `plan_full` */
+            /** @description Problem; `code` is one of `invalid_status_transition`, `freeze_not_allowed`, `freeze_overlap`, `member_email_conflict`, `member_external_id_conflict`, `plan_full` */
             409: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
@@ -4085,6 +4202,292 @@ export interface operations {
             };
             /** @description Problem; `code` is `invalid_status_transition` */
             409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    importMembers: {
+        parameters: {
+            query?: {
+                /** @description true: every row is checked and tried as the real run would, and nothing is written */
+                dry_run?: boolean;
+                /** @description A row whose `external_id` (or email, ignoring case) is that of a member not removed updates that member (as a PATCH of the row's fields); the other rows create members (as a POST). `none`: every row creates. */
+                match_by?: "external_id" | "email" | "none";
+                /** @description `abort`: one transaction, and any failing row means nothing is written. `skip`: the good rows are written (a chunk of rows a transaction) and the failing ones reported. */
+                on_error?: "abort" | "skip";
+            };
+            header?: {
+                /** @description Makes a retried create safe: the same key and body within 24 hours replays the first answer */
+                "idempotency-key"?: string;
+            };
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example external_id;first_name;last_name;email;plan_id;status;notes
+                 *     CRM-1042;Ada;Lovelace;ada@example.com;7;active;"Prefers mornings
+                 *     No parking"
+                 *     CRM-1043;Alan;Turing;alan@example.com;;frozen;
+                 */
+                "text/csv": components["schemas"]["MembersCsv"];
+            };
+        };
+        responses: {
+            /** @description What the import did or, on a dry run, would do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dry_run": true,
+                     *       "written": false,
+                     *       "counts": {
+                     *         "rows": 3,
+                     *         "created": 1,
+                     *         "updated": 1,
+                     *         "unchanged": 0,
+                     *         "failed": 1
+                     *       },
+                     *       "errors": [
+                     *         {
+                     *           "row": 3,
+                     *           "line": 5,
+                     *           "column": "email",
+                     *           "code": "member_email_conflict",
+                     *           "message": "A member with email ada@example.com already exists in this facility"
+                     *         }
+                     *       ],
+                     *       "errors_omitted": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberImportReport"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `invalid_csv` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With idempotency_in_progress: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportMembers: {
+        parameters: {
+            query?: {
+                sport_id?: number;
+                /** @description One status or a comma-separated list; removed members are listed only when named */
+                status?: string;
+                /** @description One role or a comma-separated list */
+                role?: string;
+                plan_id?: number;
+                /** @description Case-insensitive substring of first name, last name or email */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members as CSV (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example external_id;first_name;last_name;email;plan_id;status;notes
+                     *     CRM-1042;Ada;Lovelace;ada@example.com;7;active;"Prefers mornings
+                     *     No parking"
+                     *     CRM-1043;Alan;Turing;alan@example.com;;frozen;
+                     */
+                    "text/csv": components["schemas"]["MembersCsv"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
                     "x-request-id"?: string;

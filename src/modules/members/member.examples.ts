@@ -19,6 +19,7 @@ export const memberExample = {
   ends_on: '2027-03-01',
   notes: null,
   waiver_signed_at: '2026-03-02T09:18:40.000Z',
+  external_id: 'CRM-1042',
   status_changed_at: '2026-03-02T09:20:11.502Z',
   created_at: '2026-03-02T09:20:11.502Z',
   updated_at: '2026-03-02T09:20:11.502Z',
@@ -34,6 +35,7 @@ export const memberCreateExample = {
   date_of_birth: '1990-12-10',
   plan_id: 7,
   waiver_signed_at: '2026-03-02T09:18:40.000Z',
+  external_id: 'CRM-1042',
 };
 
 export const memberUpdateExample = {

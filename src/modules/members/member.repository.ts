@@ -32,6 +32,7 @@ export const MEMBER_COLUMNS = [
   'ends_on',
   'notes',
   'waiver_signed_at',
+  'external_id',
   'status_changed_at',
   'created_at',
   'updated_at',
@@ -70,6 +71,7 @@ const insertMemberQuery = prepareQuery<MemberColumns, MemberRecord>((db, param) 
       notes: param('notes'),
       waiver_signed_at: param('waiver_signed_at'),
       next_change_on: param('next_change_on'),
+      external_id: param('external_id'),
       status_changed_at: param('status_changed_at'),
       created_at: param('created_at'),
       updated_at: param('updated_at'),
@@ -156,4 +158,25 @@ export async function countSeatsTaken(db: Executor, planId: number): Promise<num
     .where('status', 'not in', ['cancelled', 'removed'])
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/**
+ * The id and version of the member, not removed, that has this external_id or this email
+ * (ignoring case), as the unique indexes see them: an import's `match_by`.
+ */
+export async function findMemberIdByKey(
+  db: Executor,
+  facilityId: number,
+  key: { external_id: string } | { email: string },
+): Promise<{ id: number; updated_at: string } | undefined> {
+  return db
+    .selectFrom('members')
+    .select(['id', 'updated_at'])
+    .where('facility_id', '=', facilityId)
+    .where('deleted_at', 'is', null)
+    .$if('external_id' in key, (qb) =>
+      qb.where('external_id', '=', (key as { external_id: string }).external_id),
+    )
+    .$if('email' in key, (qb) => qb.where('email_folded', '=', foldEmail((key as { email: string }).email)))
+    .executeTakeFirst();
 }

@@ -14,6 +14,7 @@ import {
   MemberListQuery,
   MemberParams,
   MemberPatch,
+  memberFilterOf,
   memberRepresentation,
 } from './member.schemas.js';
 import {
@@ -37,7 +38,8 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           "Adds a member, `active` unless created `pending`, who joins today in the facility's time zone " +
           "unless `joined_on` says otherwise. The email is unique among the facility's members that are not " +
-          'removed, ignoring case (409 `member_email_conflict`). A plan must be an active plan of the facility ' +
+          'removed, ignoring case (409 `member_email_conflict`), and so is an `external_id` (409 ' +
+          '`member_external_id_conflict`). A plan must be an active plan of the facility ' +
           '(422 `invalid_plan`) with a seat free when it has `max_members` (409 `plan_full`). A ' +
           "`date_of_birth` must not be in the future (400) nor make the member younger than the policy's " +
           "`min_member_age` (422 `member_too_young`). With the policy's `require_waiver`, an `active` member " +
@@ -53,6 +55,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
           201: Resource(Member, { description: 'The created member', created: true }),
           ...problemResponses(
             'member_email_conflict',
+            'member_external_id_conflict',
             'plan_full',
             'invalid_plan',
             'member_too_young',
@@ -97,14 +100,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { sport_id, status, role, plan_id, q } = request.query;
-      const filter = {
-        sportId: sport_id,
-        statuses: status?.split(','),
-        roles: role?.split(','),
-        planId: plan_id,
-        q,
-      };
+      const filter = memberFilterOf(request.query);
       const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
       return sendPage(reply, 'members', page, memberRepresentation, (read) =>
         listMembersOfFacility(app.db, request.params.facility_id, filter, read, app.now()),
@@ -157,8 +153,8 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
           "without one clears it). Becoming `active` with the policy's `require_waiver` needs " +
           '`waiver_signed_at` (422 `waiver_required`). Setting `ends_on` schedules a cancellation (null ' +
           'clears it); a day already past cancels the member at once, as `expired`. Joining a plan, or coming back to one, needs an active plan of the ' +
-          'facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email stays unique (409 ' +
-          '`member_email_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With ' +
+          'facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email and the `external_id` ' +
+          'stay unique (409 `member_email_conflict`, `member_external_id_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With ' +
           '`If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).',
         params: MemberParams,
         headers: IfMatchHeaders,
@@ -173,6 +169,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
             'freeze_limit_exceeded',
             'waiver_required',
             'member_email_conflict',
+            'member_external_id_conflict',
             'plan_full',
             'invalid_plan',
             'member_too_young',

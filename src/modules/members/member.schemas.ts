@@ -73,6 +73,14 @@ const editable = {
     description:
       "When the member signed the facility's waiver; with the policy's `require_waiver`, needed to become `active`",
   }),
+  external_id: Nullable(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "The member's id in the system the facility comes from (CSV import matches on it); unique per facility among members not removed",
+    }),
+  ),
 };
 
 export const StatusReason = Nullable(
@@ -103,6 +111,7 @@ export const Member = Type.Object(
     ends_on: editable.ends_on,
     notes: editable.notes,
     waiver_signed_at: editable.waiver_signed_at,
+    external_id: editable.external_id,
     status_changed_at: Timestamp,
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -203,3 +212,9 @@ export const MemberList = ListResponse('members', Member, {
   $id: 'MemberPage',
   examples: [memberPageExample],
 });
+
+/** The list's filters, as the list and the CSV export read them from their query. */
+export function memberFilterOf(query: Omit<Static<typeof MemberListQuery>, 'limit' | 'cursor'>) {
+  const { sport_id, status, role, plan_id, q } = query;
+  return { sportId: sport_id, statuses: status?.split(','), roles: role?.split(','), planId: plan_id, q };
+}

@@ -4,7 +4,7 @@ import { AppError, invalidField } from '../../core/errors.js';
 import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation, isUniqueViolationOf } from '../../db/errors.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPlanById } from '../plans/plan.repository.js';
 import { readPolicySettings, todayIn } from '../policy/policy.service.js';
@@ -43,59 +43,68 @@ export async function createMember(
   facilityId: number,
   body: MemberCreate,
 ): Promise<Member> {
-  return db.transaction().execute(async (trx) => {
-    const policy = await readPolicySettings(trx, facilityId);
-    const clock = context.now ?? new Date();
-    const today = todayIn(policy.timezone, clock);
-    const now = clock.toISOString();
-    const values: MemberValues = {
-      first_name: body.first_name,
-      last_name: body.last_name ?? null,
-      email: body.email ?? null,
-      phone: body.phone ?? null,
-      date_of_birth: body.date_of_birth ?? null,
-      sport_id: body.sport_id ?? null,
-      role: body.role ?? 'member',
-      status: body.status ?? 'active',
-      status_reason: null,
-      plan_id: body.plan_id ?? null,
-      joined_on: body.joined_on ?? today,
-      ends_on: body.ends_on ?? null,
-      notes: body.notes ?? null,
-      waiver_signed_at: body.waiver_signed_at ?? null,
-      status_changed_at: now,
-      deleted_at: null,
-      next_change_on: null,
-    };
-    if (values.date_of_birth !== null) assertDateOfBirth(values.date_of_birth, today, policy.min_member_age);
-    assertWaiverForActive(values, policy);
-    if (values.plan_id !== null) {
-      const plan = await assertPlanUsable(trx, facilityId, values.plan_id);
-      // A fixed-term plan gives the membership its last day, unless the body names one (null too).
-      if (body.ends_on === undefined && plan.duration_days !== null) {
-        values.ends_on = addDays(values.joined_on, plan.duration_days - 1);
-      }
+  return db.transaction().execute((trx) => createMemberIn(trx, context, facilityId, body));
+}
+
+/** A create inside the caller's transaction: POST and each created row of a CSV import. */
+export async function createMemberIn(
+  trx: Executor,
+  context: WriteContext<Member>,
+  facilityId: number,
+  body: MemberCreate,
+): Promise<Member> {
+  const policy = await readPolicySettings(trx, facilityId);
+  const clock = context.now ?? new Date();
+  const today = todayIn(policy.timezone, clock);
+  const now = clock.toISOString();
+  const values: MemberValues = {
+    first_name: body.first_name,
+    last_name: body.last_name ?? null,
+    email: body.email ?? null,
+    phone: body.phone ?? null,
+    date_of_birth: body.date_of_birth ?? null,
+    sport_id: body.sport_id ?? null,
+    role: body.role ?? 'member',
+    status: body.status ?? 'active',
+    status_reason: null,
+    plan_id: body.plan_id ?? null,
+    joined_on: body.joined_on ?? today,
+    ends_on: body.ends_on ?? null,
+    notes: body.notes ?? null,
+    external_id: body.external_id ?? null,
+    waiver_signed_at: body.waiver_signed_at ?? null,
+    status_changed_at: now,
+    deleted_at: null,
+    next_change_on: null,
+  };
+  if (values.date_of_birth !== null) assertDateOfBirth(values.date_of_birth, today, policy.min_member_age);
+  assertWaiverForActive(values, policy);
+  if (values.plan_id !== null) {
+    const plan = await assertPlanUsable(trx, facilityId, values.plan_id);
+    // A fixed-term plan gives the membership its last day, unless the body names one (null too).
+    if (body.ends_on === undefined && plan.duration_days !== null) {
+      values.ends_on = addDays(values.joined_on, plan.duration_days - 1);
     }
-    assertEndsOn(values);
-    if (holdsSeat(values)) await assertSeatFree(trx, facilityId, values.plan_id as number);
-    const inserted = await insertMember(trx, facilityId, values, now).catch(
-      rethrowConstraintViolation(facilityId, values),
-    );
-    await recordAuditEvent(trx, context, {
-      facilityId,
-      resourceType: 'member',
-      resourceId: inserted.id,
-      action: 'create',
-      before: null,
-      after: inserted,
-    });
-    // A new member has no freezes: only a term can put something on its schedule.
-    const settled =
-      inserted.ends_on === null ? inserted : await settleMember(trx, inserted, policy.timezone, clock);
-    const member = presentMember(settled, policy);
-    await context.onCreated?.(trx, member);
-    return member;
+  }
+  assertEndsOn(values);
+  if (holdsSeat(values)) await assertSeatFree(trx, facilityId, values.plan_id as number);
+  const inserted = await insertMember(trx, facilityId, values, now).catch(
+    rethrowConstraintViolation(facilityId, values),
+  );
+  await recordAuditEvent(trx, context, {
+    facilityId,
+    resourceType: 'member',
+    resourceId: inserted.id,
+    action: 'create',
+    before: null,
+    after: inserted,
   });
+  // A new member has no freezes: only a term can put something on its schedule.
+  const settled =
+    inserted.ends_on === null ? inserted : await settleMember(trx, inserted, policy.timezone, clock);
+  const member = presentMember(settled, policy);
+  await context.onCreated?.(trx, member);
+  return member;
 }
 
 /**
@@ -112,65 +121,74 @@ export async function patchMember(
   memberId: number,
   patch: MemberPatch,
 ): Promise<Member> {
+  return db.transaction().execute((trx) => patchMemberIn(trx, context, facilityId, memberId, patch));
+}
+
+/** A PATCH inside the caller's transaction: the route's and each updated row of a CSV import. */
+export async function patchMemberIn(
+  trx: Executor,
+  context: WriteContext,
+  facilityId: number,
+  memberId: number,
+  patch: MemberPatch,
+): Promise<Member> {
   if (patch.status_reason !== undefined && patch.status === undefined) {
     throw invalidField('body', '/status_reason', 'is given only with status');
   }
-  return db.transaction().execute(async (trx) => {
-    const clock = context.now ?? new Date();
-    const policy = await readPolicySettings(trx, facilityId);
-    const today = todayIn(policy.timezone, clock);
-    let current = await getMemberForWrite(trx, facilityId, memberId);
-    // A change that is due is made first: the PATCH decides from the state every read already shows.
-    if (current.next_change_on !== null && current.next_change_on <= today) {
-      current = await settleMember(trx, current, policy.timezone, clock);
-    }
-    assertIfMatch(context.ifMatch, etagOf(memberRepresentation, current.updated_at));
-    const moves = patch.status !== undefined && patch.status !== current.status;
-    const changes = changedFields(current, moves ? { status_reason: null, ...patch } : patch);
-    if (!changes) return presentMember(current, policy);
+  const clock = context.now ?? new Date();
+  const policy = await readPolicySettings(trx, facilityId);
+  const today = todayIn(policy.timezone, clock);
+  let current = await getMemberForWrite(trx, facilityId, memberId);
+  // A change that is due is made first: the PATCH decides from the state every read already shows.
+  if (current.next_change_on !== null && current.next_change_on <= today) {
+    current = await settleMember(trx, current, policy.timezone, clock);
+  }
+  assertIfMatch(context.ifMatch, etagOf(memberRepresentation, current.updated_at));
+  const moves = patch.status !== undefined && patch.status !== current.status;
+  const changes = changedFields(current, moves ? { status_reason: null, ...patch } : patch);
+  if (!changes) return presentMember(current, policy);
 
-    const next = { ...current, ...changes };
-    if (changes.status !== undefined) {
-      assertStatusMove(current.status, changes.status, policy.allow_freeze);
-      assertWaiverForActive(next, policy);
-    }
-    if (changes.date_of_birth) assertDateOfBirth(changes.date_of_birth, today, policy.min_member_age);
-    if (changes.ends_on !== undefined || changes.joined_on !== undefined) assertEndsOn(next);
-    // Joining a plan, or coming back to one (cancelled → active), needs a plan open to members.
-    const takesSeat = holdsSeat(next) && (!holdsSeat(current) || current.plan_id !== next.plan_id);
-    if (next.plan_id !== null && (changes.plan_id !== undefined || takesSeat)) {
-      await assertPlanUsable(trx, facilityId, next.plan_id);
-    }
-    if (takesSeat) await assertSeatFree(trx, facilityId, next.plan_id as number);
-    if (changes.status === 'frozen') {
-      await openFreezeOfStatusMove(trx, context, current, today, policy.max_freeze_days_per_year);
-    } else if (changes.status !== undefined && current.status === 'frozen') {
-      await endFreezeOfStatusMove(trx, context, memberId, today);
-    }
+  const next = { ...current, ...changes };
+  if (changes.status !== undefined) {
+    assertStatusMove(current.status, changes.status, policy.allow_freeze);
+    assertWaiverForActive(next, policy);
+  }
+  if (changes.date_of_birth) assertDateOfBirth(changes.date_of_birth, today, policy.min_member_age);
+  if (changes.ends_on !== undefined || changes.joined_on !== undefined) assertEndsOn(next);
+  // Joining a plan, or coming back to one (cancelled → active), needs a plan open to members.
+  const takesSeat = holdsSeat(next) && (!holdsSeat(current) || current.plan_id !== next.plan_id);
+  if (next.plan_id !== null && (changes.plan_id !== undefined || takesSeat)) {
+    await assertPlanUsable(trx, facilityId, next.plan_id);
+  }
+  if (takesSeat) await assertSeatFree(trx, facilityId, next.plan_id as number);
+  if (changes.status === 'frozen') {
+    await openFreezeOfStatusMove(trx, context, current, today, policy.max_freeze_days_per_year);
+  } else if (changes.status !== undefined && current.status === 'frozen') {
+    await endFreezeOfStatusMove(trx, context, memberId, today);
+  }
 
-    const now = writeTimeAfter(current.updated_at, clock.getTime());
-    const write: Partial<MemberValues> = { ...changes };
-    if (changes.status !== undefined) {
-      write.status_changed_at = now;
-      if (current.status === 'removed') write.deleted_at = null;
-    }
-    const updated = await updateMember(trx, memberId, write, now).catch(
-      rethrowConstraintViolation(facilityId, next),
-    );
-    await recordAuditEvent(trx, context, {
-      facilityId,
-      resourceType: 'member',
-      resourceId: memberId,
-      action: current.status === 'removed' && changes.status !== undefined ? 'restore' : 'update',
-      before: current,
-      after: updated,
-    });
-    const scheduleMoved = changes.status !== undefined || changes.ends_on !== undefined;
-    return presentMember(
-      scheduleMoved ? await settleMember(trx, updated, policy.timezone, clock) : updated,
-      policy,
-    );
+  const now = writeTimeAfter(current.updated_at, clock.getTime());
+  const write: Partial<MemberValues> = { ...changes };
+  if (changes.status !== undefined) {
+    write.status_changed_at = now;
+    if (current.status === 'removed') write.deleted_at = null;
+  }
+  const updated = await updateMember(trx, memberId, write, now).catch(
+    rethrowConstraintViolation(facilityId, next),
+  );
+  await recordAuditEvent(trx, context, {
+    facilityId,
+    resourceType: 'member',
+    resourceId: memberId,
+    action: current.status === 'removed' && changes.status !== undefined ? 'restore' : 'update',
+    before: current,
+    after: updated,
   });
+  const scheduleMoved = changes.status !== undefined || changes.ends_on !== undefined;
+  return presentMember(
+    scheduleMoved ? await settleMember(trx, updated, policy.timezone, clock) : updated,
+    policy,
+  );
 }
 
 /** Soft delete marks the member removed (once); hard delete erases the row (its freezes with it). */
@@ -229,8 +247,17 @@ async function assertSeatFree(trx: Executor, facilityId: number, planId: number)
  * assertPlanUsable read it (that read takes no lock), which the member may
  * no longer join.
  */
-function rethrowConstraintViolation(facilityId: number, member: Pick<MemberValues, 'email' | 'plan_id'>) {
+function rethrowConstraintViolation(
+  facilityId: number,
+  member: Pick<MemberValues, 'email' | 'plan_id' | 'external_id'>,
+) {
   return (error: unknown): never => {
+    if (isUniqueViolationOf(error, 'external_id')) {
+      throw new AppError(
+        'member_external_id_conflict',
+        `A member with external_id ${member.external_id} already exists in this facility`,
+      );
+    }
     if (isUniqueViolation(error)) {
       throw new AppError(
         'member_email_conflict',

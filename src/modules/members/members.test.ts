@@ -14,7 +14,7 @@ function shiftDate(date: string, years: number, days = 0): string {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const nulls = (fields: string) => Object.fromEntries(fields.split(' ').map((field) => [field, null]));
 const MEMBER_FIELDS = [
-  ...'allowed_transitions created_at date_of_birth deleted_at email ends_on facility_id first_name id'.split(
+  ...'allowed_transitions created_at date_of_birth deleted_at email ends_on external_id facility_id first_name id'.split(
     ' ',
   ),
   ...'joined_on last_name notes phone plan_id role sport_id status status_changed_at status_reason'.split(
@@ -49,7 +49,7 @@ describeEachDialect('members', (api) => {
       assert.equal(response.headers.location, memberUrl(facility, id));
       assert.deepEqual(rest, {
         ...nulls('last_name email phone date_of_birth sport_id plan_id notes deleted_at'),
-        ...nulls('ends_on status_reason waiver_signed_at'),
+        ...nulls('ends_on status_reason waiver_signed_at external_id'),
         facility_id: facility,
         first_name: 'Ann',
         role: 'member',
@@ -69,7 +69,7 @@ describeEachDialect('members', (api) => {
     const body = {
       ...{ first_name: 'Bo', last_name: 'Lee', email: 'Bo.Lee@Example.com', phone: '+1 (555) 010-99' },
       ...{ date_of_birth: '1990-02-28', sport_id: 7, role: 'coach', status: 'pending' },
-      ...{ plan_id: plan.body.id, joined_on: '2024-01-15', notes: 'Prefers mornings' },
+      ...{ plan_id: plan.body.id, joined_on: '2024-01-15', notes: 'Prefers mornings', external_id: 'CRM-7' },
     };
     const created = await createMember(facility, body);
     assert.deepEqual(Object.keys(created).sort(), MEMBER_FIELDS);

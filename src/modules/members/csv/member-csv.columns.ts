@@ -1,0 +1,69 @@
+import { Member, MemberPatch } from '../member.schemas.js';
+
+/** The columns of an export, and of an import's header: the member's fields, in its representation's order. */
+export const MEMBER_CSV_COLUMNS = Object.keys(Member.properties) as (keyof Member)[];
+
+/** The columns an import writes: those a PATCH may change. */
+const WRITABLE = new Set(Object.keys(MemberPatch.properties));
+/** Columns the service sets (`id`, `created_at`, …): an import accepts them, so that an export reads back, and ignores them. */
+const READ_ONLY = new Set<string>(MEMBER_CSV_COLUMNS.filter((column) => !WRITABLE.has(column)));
+
+const schemaOf = (column: string) =>
+  (MemberPatch.properties as unknown as Record<string, Record<string, unknown>>)[column];
+/** Nullable() writes `type: [type, 'null']`. */
+const typesOf = (column: string): unknown[] => [schemaOf(column).type].flat();
+const isNullable = (column: string) => typesOf(column).includes('null');
+const isInteger = (column: string) => typesOf(column).includes('integer');
+/** Trimmed as POST and PATCH trim them. */
+const TRIMMED = new Set(['first_name', 'last_name']);
+
+/**
+ * A header's problem, or undefined: every column must be a member field, once.
+ * The detail names the columns an import knows.
+ */
+export function headerProblem(header: string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const column of header) {
+    if (seen.has(column)) return `column "${column}" appears twice`;
+    seen.add(column);
+    if (!WRITABLE.has(column) && !READ_ONLY.has(column)) {
+      return `unknown column "${column}"; the columns are the member fields (${MEMBER_CSV_COLUMNS.join(', ')})`;
+    }
+  }
+  if (!seen.has('first_name') && !seen.has('external_id') && !seen.has('email')) {
+    return 'the header names no first_name, email or external_id column';
+  }
+  return undefined;
+}
+
+/** A spreadsheet runs a cell that starts with one of these as a formula. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** What an export writes for a value: a cell a spreadsheet would run as a formula gets a leading `'`. */
+export function cellOf(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/**
+ * A row of an import as the body of a create or a PATCH, typed as the JSON
+ * body would be: an empty cell is no value (the default on a create, cleared
+ * on an update when the field may be null, left as it is when not); a
+ * number column's digits are a number; an export's `'` before a formula
+ * character is taken off again. Read-only columns are left out.
+ */
+export function fieldsOfRow(record: Record<string, string>, forUpdate: boolean): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [column, cell] of Object.entries(record)) {
+    if (!WRITABLE.has(column)) continue;
+    let text = cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
+    if (TRIMMED.has(column)) text = text.trim();
+    if (text === '') {
+      if (forUpdate && isNullable(column)) fields[column] = null;
+      continue;
+    }
+    fields[column] = isInteger(column) && /^-?\d{1,15}$/.test(text) ? Number(text) : text;
+  }
+  return fields;
+}
