@@ -141,8 +141,11 @@ function hooksOf<T>(hooks: T | T[] | undefined): T[] {
 function hashRequest(request: FastifyRequest): string {
   const { body } = request;
   // A CSV body is fingerprinted as its bytes; a JSON one as its value, whatever the order of its keys.
+  // The query too, when there is one: an import's dry run and its real run are two requests.
+  const queryAt = request.url.indexOf('?');
+  const query = queryAt === -1 ? '' : request.url.slice(queryAt);
   return createHash('sha256')
-    .update(`${request.method} ${collectionPathOf(request)}\n`)
+    .update(`${request.method} ${collectionPathOf(request)}${query}\n`)
     .update(Buffer.isBuffer(body) ? body : canonicalJson(body ?? null))
     .digest('hex');
 }

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { AppError } from '../../../core/errors.js';
 import { headerProblem } from './member-csv.columns.js';
@@ -21,6 +22,13 @@ function delimiterOf(csv: Buffer): ',' | ';' {
   return count(';') > count(',') ? ';' : ',';
 }
 
+/** Slices of the body, for the parser to read one after the other. */
+function* slicesOf(csv: Buffer): Generator<Buffer> {
+  for (let start = 0; start < csv.length; start += SLICE_BYTES)
+    yield csv.subarray(start, start + SLICE_BYTES);
+}
+const SLICE_BYTES = 64 * 1024;
+
 const newlinesIn = (text: string) => text.split('\n').length - 1;
 
 /**
@@ -34,7 +42,7 @@ export async function* readMemberCsv(csv: Buffer, maxRows: number): AsyncGenerat
   if (!isUtf8(csv)) throw new AppError('invalid_csv', 'The file is not UTF-8 text');
   let problem: string | undefined;
   let headerRead = false;
-  const parser = parse(csv, {
+  const parser = parse({
     bom: true,
     delimiter: delimiterOf(csv),
     columns: (header: string[]) => {
@@ -47,6 +55,8 @@ export async function* readMemberCsv(csv: Buffer, maxRows: number): AsyncGenerat
     skip_empty_lines: true,
     max_record_size: 64 * 1024,
   });
+  // Fed in slices, so that the parser holds a slice's rows, not the file's: the rows are read as they are imported.
+  Readable.from(slicesOf(csv)).pipe(parser);
   // The line a row starts on: csv-parse counts empty lines, the rows' own newlines are counted here.
   let linesBefore = 1;
   let row = 0;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { type Api, assertProblem, describeEachDialect } from '../../../../test/harness.js';
 
@@ -18,13 +19,11 @@ const importCsv = (
 ) => api.post(importUrl(facility, query), csv, { ...CSV, ...headers });
 const withoutRun = ({ dry_run: _d, written: _w, ...rest }: Record<string, unknown>) => rest;
 
-/** A file as a spreadsheet program saves it: BOM, semicolons, CRLF, an empty line, quoted line breaks and quotes. */
-const SPREADSHEET_CSV =
-  '\uFEFFfirst_name;last_name;email;notes;external_id\r\n' +
-  'Ada;Lovelace;ada@example.com;"Prefers mornings\r\nNo parking; ever";CRM-1\r\n' +
-  '\r\n' +
-  'Alan;Turing;alan@example.com;"Says ""hi""";CRM-2\r\n' +
-  'Grace;Hopper;not-an-email;;CRM-3\r\n';
+/**
+ * A file as a spreadsheet program saves it: a BOM, semicolons, CRLF, an empty
+ * line, a quoted field with a line break and a semicolon, doubled quotes.
+ */
+const SPREADSHEET_CSV = readFileSync(new URL('./spreadsheet-sample.csv', import.meta.url), 'utf8');
 
 describeEachDialect('members CSV import', (api) => {
   test('a spreadsheet file: the dry run names each problem by row, line and column, and writes nothing', async () => {
@@ -182,5 +181,7 @@ describeEachDialect('members CSV import', (api) => {
     assert.equal(again.headers['idempotent-replayed'], 'true');
     assert.equal((await membersOf(api, facility)).length, 1);
     assertProblem(await importCsv(api, facility, 'first_name\nBo\n', '', key), 422, 'idempotency_key_reused');
+    const dryRunWithTheKey = await importCsv(api, facility, 'first_name\nAnn\n', '?dry_run=true', key);
+    assertProblem(dryRunWithTheKey, 422, 'idempotency_key_reused');
   });
 });
