@@ -32,11 +32,13 @@ import { healthRoutes } from './infrastructure/health/health.routes.js';
 import { registerIdempotency } from './infrastructure/idempotency/idempotency.hooks.js';
 import { startJobs } from './jobs/job-runner.js';
 import { loadTemplateCatalog, type TemplateCatalog } from './modules/templates/template.catalog.js';
-import { NAMED_SCHEMAS, PERIODIC_JOBS, registerModules } from './modules.js';
+import { NAMED_SCHEMAS, periodicJobs, registerModules } from './modules.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
+    /** The settings the service was built with (read once, in src/config.ts). */
+    config: Config;
     templates: TemplateCatalog;
     /** PAGE_MAX_BYTES: what the items of one list page take at most. */
     pageMaxBytes: number;
@@ -81,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('db', database.db);
+  app.decorate('config', config);
   app.decorate('templates', templates);
   app.decorate('pageMaxBytes', config.pageMaxBytes);
   const keyChanges = openChangeCounter(database, 'api_keys_changed');
@@ -91,7 +94,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // it stops before anything closes the database (preClose runs before every onClose).
   let jobs: ReturnType<typeof startJobs> | undefined;
   app.addHook('onListen', async () => {
-    jobs ??= startJobs(database.db, PERIODIC_JOBS, app.log);
+    jobs ??= startJobs(database.db, periodicJobs(config), app.log);
   });
   app.addHook('preClose', async () => jobs?.stop());
 

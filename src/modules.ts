@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
+import type { Config } from './config.js';
 import { FieldError, Problem, ValidationProblem } from './http/responses.js';
 import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempotency.job.js';
 import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { AuditEvent, AuditEventList } from './modules/audit/audit.schemas.js';
+import { eventRoutes } from './modules/events/event.routes.js';
+import { Event, EventPage, EventTypeName } from './modules/events/event.schemas.js';
+import { pruneOldEvents } from './modules/events/events.job.js';
 import { memberRoutes } from './modules/members/member.routes.js';
 import {
   Member,
@@ -57,6 +61,9 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   PolicyPatch,
   AuditEvent,
   AuditEventList,
+  Event,
+  EventPage,
+  EventTypeName,
   Problem,
   ValidationProblem,
   FieldError,
@@ -70,7 +77,13 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(memberRoutes);
   await app.register(policyRoutes);
   await app.register(auditRoutes);
+  await app.register(eventRoutes);
 }
 
 /** Every periodic job of the service, in one list; src/jobs/ runs each once across processes. */
 export const PERIODIC_JOBS: readonly PeriodicJob[] = [purgeExpiredIdempotencyKeys];
+
+/** The periodic jobs with the settings they need. */
+export function periodicJobs(config: Config): PeriodicJob[] {
+  return [...PERIODIC_JOBS, pruneOldEvents(config.eventsRetentionDays)];
+}

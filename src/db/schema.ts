@@ -85,6 +85,7 @@ export interface DatabaseSchema {
   idempotency_keys: IdempotencyKeysTable;
   audit_events: AuditEventsTable;
   periodic_jobs: PeriodicJobsTable;
+  events: EventsTable;
 }
 
 export interface ApiKeysTable {
@@ -139,4 +140,18 @@ export interface PeriodicJobsTable {
   last_finished_at: string | null;
   /** The last run's error message, null when it succeeded. */
   last_error: string | null;
+}
+
+/** The change feed (src/modules/events/). */
+export interface EventsTable {
+  id: Generated<number>;
+  /** PostgreSQL only: the writing transaction's id (xid8), read as text. */
+  xid?: Generated<string>;
+  facility_id: number;
+  type: string;
+  /** `plan:7`, `member:42`, `policy:1`. */
+  resource: string;
+  occurred_at: string;
+  /** JSON object: the resource after the change. */
+  data: string;
 }

@@ -1,5 +1,7 @@
 import type { WriteContext } from '../../core/write-context.js';
 import type { Executor } from '../../db/database.js';
+import { recordChangeEvent } from '../events/event.service.js';
+import type { EventType } from '../events/event-types.js';
 import { insertAuditEvent } from './audit.repository.js';
 import type { AuditAction, ResourceType } from './audit.schemas.js';
 
@@ -43,8 +45,9 @@ function differ(was: unknown, is: unknown): boolean {
 }
 
 /**
- * Records a successful write in the audit trail. Called with the write's own
- * transaction, so the event exists exactly when the change does.
+ * Records a successful write in the audit trail, and its event in the change
+ * feed (src/modules/events/). Called with the write's own transaction, so
+ * both exist exactly when the change does: every write goes through here.
  */
 export async function recordAuditEvent(
   trx: Executor,
@@ -56,8 +59,11 @@ export async function recordAuditEvent(
     action: AuditAction;
     before: Fields | null;
     after: Fields | null;
+    /** The feed's event type, when the resource and action do not say it (src/modules/events/event-types.ts). */
+    eventType?: EventType;
   },
 ): Promise<void> {
+  const occurredAt = new Date().toISOString();
   await insertAuditEvent(trx, {
     facility_id: event.facilityId,
     resource_type: event.resourceType,
@@ -67,8 +73,9 @@ export async function recordAuditEvent(
     api_key_name: context.actor.keyName,
     changes: JSON.stringify(diffFields(event.before, event.after)),
     request_id: context.requestId,
-    occurred_at: new Date().toISOString(),
+    occurred_at: occurredAt,
   });
+  await recordChangeEvent(trx, event, occurredAt);
 }
 
 /** Entitlements as a field map (key → value), so their changes read like any resource's. */
