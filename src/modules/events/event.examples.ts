@@ -1,9 +1,66 @@
-import { memberExample } from '../members/member.examples.js';
-import { entitlementsExample, planExample } from '../plans/plan.examples.js';
-import { Policy } from '../policy/policy.schemas.js';
 import type { EventType } from './event-types.js';
 
-const policyExample = (Policy as unknown as { examples: Record<string, unknown>[] }).examples[0];
+// Written out here rather than imported: the resource modules depend on this one (through the audit trail).
+const planExample = {
+  id: 7,
+  facility_id: 1,
+  name: 'Adult monthly',
+  description: 'Gym floor and every group class; cancel any month',
+  sport_id: null,
+  template_id: null,
+  price_amount: 4900,
+  currency: 'EUR',
+  billing_period: 'monthly',
+  duration_days: null,
+  joining_fee_amount: 1500,
+  max_members: 200,
+  is_active: true,
+  created_at: '2026-03-01T08:00:00.000Z',
+  updated_at: '2026-03-01T08:00:00.000Z',
+  deleted_at: null,
+};
+const entitlementsExample = {
+  entitlements: [
+    { key: 'guest_passes', value: 2 },
+    { key: 'locker', value: 'small' },
+  ],
+};
+const memberExample = {
+  id: 42,
+  facility_id: 1,
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '+44 20 7946 0958',
+  date_of_birth: '1990-12-10',
+  sport_id: null,
+  role: 'member',
+  status: 'active',
+  plan_id: 7,
+  joined_on: '2026-03-02',
+  notes: null,
+  status_changed_at: '2026-03-02T09:20:11.502Z',
+  created_at: '2026-03-02T09:20:11.502Z',
+  updated_at: '2026-03-02T09:20:11.502Z',
+  deleted_at: null,
+};
+const policyExample = {
+  facility_id: 1,
+  timezone: 'Europe/Berlin',
+  currency: 'EUR',
+  booking_window_days: 14,
+  cancellation_cutoff_hours: 24,
+  late_cancellation_fee_amount: 500,
+  no_show_fee_amount: 1000,
+  max_active_bookings: 5,
+  guest_passes_per_month: 2,
+  allow_freeze: true,
+  max_freeze_days_per_year: 60,
+  min_member_age: 16,
+  require_waiver: true,
+  created_at: '2026-03-01T08:00:00.000Z',
+  updated_at: '2026-03-02T10:04:51.377Z',
+};
 
 /** One realistic event of every type, for the OpenAPI document and docs/webhooks.md. */
 const at = '2026-03-09T16:42:07.905Z';
