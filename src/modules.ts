@@ -3,6 +3,7 @@ import type { TSchema } from 'typebox';
 import type { Config } from './config.js';
 import { FieldError, Problem, ValidationProblem } from './http/responses.js';
 import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempotency.job.js';
+import type { SecretBox } from './infrastructure/secrets/secret-box.js';
 import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { AuditEvent, AuditEventList } from './modules/audit/audit.schemas.js';
@@ -32,6 +33,18 @@ import { policyRoutes } from './modules/policy/policy.routes.js';
 import { Policy, PolicyPatch } from './modules/policy/policy.schemas.js';
 import { templateRoutes } from './modules/templates/template.routes.js';
 import { Template, TemplateList } from './modules/templates/template.schemas.js';
+import { type DeliveryWorkerSettings, RETRY_DELAYS_MS } from './modules/webhooks/delivery.worker.js';
+import { webhookEndpointRoutes } from './modules/webhooks/webhook.routes.js';
+import {
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointList,
+  WebhookEndpointPatch,
+  WebhookEndpointWithSecret,
+} from './modules/webhooks/webhook.schemas.js';
+import { webhookDeliveryRoutes } from './modules/webhooks/webhook-delivery.routes.js';
 
 /**
  * Every named schema, in the order the OpenAPI document lists them: each is
@@ -64,6 +77,13 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   Event,
   EventPage,
   EventTypeName,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookEndpointCreate,
+  WebhookEndpointPatch,
+  WebhookEndpointList,
+  WebhookDelivery,
+  WebhookDeliveryList,
   Problem,
   ValidationProblem,
   FieldError,
@@ -78,6 +98,8 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await app.register(policyRoutes);
   await app.register(auditRoutes);
   await app.register(eventRoutes);
+  await app.register(webhookEndpointRoutes);
+  await app.register(webhookDeliveryRoutes);
 }
 
 /** Every periodic job of the service, in one list; src/jobs/ runs each once across processes. */
@@ -86,4 +108,17 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [purgeExpiredIdempotencyKey
 /** The periodic jobs with the settings they need. */
 export function periodicJobs(config: Config): PeriodicJob[] {
   return [...PERIODIC_JOBS, pruneOldEvents(config.eventsRetentionDays)];
+}
+
+/** The webhook delivery worker's settings (it runs in serving processes, beside the jobs). */
+export function deliveryWorkerSettings(config: Config, secrets: SecretBox): DeliveryWorkerSettings {
+  return {
+    pollIntervalMs: config.eventsPollIntervalMs,
+    concurrency: config.webhookConcurrency,
+    retryDelaysMs: RETRY_DELAYS_MS,
+    secrets,
+    timeoutMs: config.webhookTimeoutMs,
+    maxResponseBytes: config.webhookMaxResponseBytes,
+    allowPrivate: config.webhookAllowPrivateUrls,
+  };
 }

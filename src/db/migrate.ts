@@ -10,6 +10,7 @@ import * as memberSearch from './migrations/0007_member_search.js';
 import * as memberSearchPendingList from './migrations/0008_member_search_pending_list.js';
 import * as periodicJobs from './migrations/0009_periodic_jobs.js';
 import * as events from './migrations/0020_events.js';
+import * as webhooks from './migrations/0021_webhooks.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0008_member_search_pending_list': memberSearchPendingList,
   '0009_periodic_jobs': periodicJobs,
   '0020_events': events,
+  '0021_webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -2,6 +2,7 @@ import type { WriteContext } from '../../core/write-context.js';
 import type { Executor } from '../../db/database.js';
 import { recordChangeEvent } from '../events/event.service.js';
 import type { EventType } from '../events/event-types.js';
+import { queueWebhookDeliveries } from '../webhooks/webhook.service.js';
 import { insertAuditEvent } from './audit.repository.js';
 import type { AuditAction, ResourceType } from './audit.schemas.js';
 
@@ -45,8 +46,8 @@ function differ(was: unknown, is: unknown): boolean {
 }
 
 /**
- * Records a successful write in the audit trail, and its event in the change
- * feed (src/modules/events/). Called with the write's own transaction, so
+ * Records a successful write in the audit trail, its event in the change
+ * feed (src/modules/events/) and the event's webhook deliveries. Called with the write's own transaction, so
  * both exist exactly when the change does: every write goes through here.
  */
 export async function recordAuditEvent(
@@ -75,7 +76,8 @@ export async function recordAuditEvent(
     request_id: context.requestId,
     occurred_at: occurredAt,
   });
-  await recordChangeEvent(trx, event, occurredAt);
+  const recorded = await recordChangeEvent(trx, event, occurredAt);
+  if (recorded) await queueWebhookDeliveries(trx, recorded);
 }
 
 /** Entitlements as a field map (key → value), so their changes read like any resource's. */

@@ -29,18 +29,23 @@ export interface EventRow {
 type EventValues = Omit<EventRow, 'id' | 'xid'>;
 
 /** Every write records its event: compiled once (prepareQuery). */
-const insertEventQuery = prepareQuery<EventValues, never>((db, param) =>
-  db.insertInto('events').values({
-    facility_id: param('facility_id'),
-    type: param('type'),
-    resource: param('resource'),
-    occurred_at: param('occurred_at'),
-    data: param('data'),
-  }),
+const insertEventQuery = prepareQuery<EventValues, { id: number }>((db, param) =>
+  db
+    .insertInto('events')
+    .values({
+      facility_id: param('facility_id'),
+      type: param('type'),
+      resource: param('resource'),
+      occurred_at: param('occurred_at'),
+      data: param('data'),
+    })
+    .returning('id'),
 );
 
-export async function insertEvent(db: Executor, event: EventValues): Promise<void> {
-  await insertEventQuery(db, event);
+/** Inserts the event and gives its id. */
+export async function insertEvent(db: Executor, event: EventValues): Promise<number> {
+  const [row] = await insertEventQuery(db, event);
+  return Number(row.id);
 }
 
 export interface FeedFilter {

@@ -20,16 +20,34 @@ export async function recordChangeEvent(
   trx: Executor,
   change: ChangeReport,
   occurredAt: string,
-): Promise<void> {
+): Promise<RecordedEvent | undefined> {
   const type = eventTypeOf(change);
-  if (type === undefined) return;
-  await insertEvent(trx, {
+  if (type === undefined) return undefined;
+  const event = {
     facility_id: change.facilityId,
     type,
     resource: resourceKeyOf(change),
     occurred_at: occurredAt,
     data: JSON.stringify(eventDataOf(change, type)),
-  });
+  };
+  const id = await insertEvent(trx, event);
+  return {
+    id,
+    type,
+    facility_id: event.facility_id,
+    resource: event.resource,
+    json: eventJson({ ...event, id }),
+  };
+}
+
+/** An event just written, as webhooks deliver it. */
+export interface RecordedEvent {
+  id: number;
+  type: string;
+  facility_id: number;
+  resource: string;
+  /** The event's JSON, as the feed sends it. */
+  json: string;
 }
 
 /** An event as the feed and webhooks send it, built from the stored JSON without parsing it. */
