@@ -6,6 +6,7 @@ import { EVENT_TYPES } from './event-types.js';
 export const EventTypeName = StringEnum(EVENT_TYPES, {
   $id: 'EventType',
   description: 'What changed: the resource and what happened to it',
+  examples: ['member.status_changed'],
 });
 
 export const Event = Type.Object(
