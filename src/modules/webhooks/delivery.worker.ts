@@ -39,7 +39,8 @@ export function startDeliveryWorker(
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const inFlight = new Set<Promise<void>>();
-  const leaseMs = settings.timeoutMs + 30_000;
+  // Longer than a send may take (timeoutMs) and its outcome takes to record.
+  const leaseMs = settings.timeoutMs + 5000;
 
   const tick = async () => {
     timer = undefined;
