@@ -45,6 +45,7 @@ import {
   WebhookEndpointWithSecret,
 } from './modules/webhooks/webhook.schemas.js';
 import { webhookDeliveryRoutes } from './modules/webhooks/webhook-delivery.routes.js';
+import { pruneOldDeliveries } from './modules/webhooks/webhooks.job.js';
 
 /**
  * Every named schema, in the order the OpenAPI document lists them: each is
@@ -107,7 +108,11 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [purgeExpiredIdempotencyKey
 
 /** The periodic jobs with the settings they need. */
 export function periodicJobs(config: Config): PeriodicJob[] {
-  return [...PERIODIC_JOBS, pruneOldEvents(config.eventsRetentionDays)];
+  return [
+    ...PERIODIC_JOBS,
+    pruneOldEvents(config.eventsRetentionDays),
+    pruneOldDeliveries(config.eventsRetentionDays),
+  ];
 }
 
 /** The webhook delivery worker's settings (it runs in serving processes, beside the jobs). */

@@ -138,3 +138,30 @@ export async function scheduleNow(db: Executor, deliveryId: number, now: string)
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** Removes finished deliveries (succeeded or failed) created before the cutoff; pending ones stay. */
+export async function pruneFinishedDeliveriesBefore(
+  db: Executor,
+  cutoff: string,
+  batch = 5000,
+): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const result = await db
+      .deleteFrom('webhook_deliveries')
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', '!=', 'pending')
+          .where('created_at', '<', cutoff)
+          .limit(batch),
+      )
+      .executeTakeFirst();
+    const count = Number(result.numDeletedRows);
+    removed += count;
+    if (count < batch) return removed;
+  }
+}
