@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { App } from '../../app.js';
+import type { Db } from '../../db/database.js';
 import { deliveryWorkerSettings } from '../../modules.js';
 import { type DeliveryWorker, type DeliveryWorkerSettings, startDeliveryWorker } from './delivery.worker.js';
 
@@ -47,10 +48,14 @@ export async function startReceiver(): Promise<Receiver> {
 }
 
 /** The app's delivery worker, fast: polling every 20 ms and retrying after 50 ms. */
-export function startTestWorker(app: App, overrides: Partial<DeliveryWorkerSettings> = {}): DeliveryWorker {
+export function startTestWorker(
+  app: App,
+  overrides: Partial<DeliveryWorkerSettings> = {},
+  db: Db = app.db,
+): DeliveryWorker {
   const settings = deliveryWorkerSettings(app.config, app.secrets as NonNullable<App['secrets']>);
   return startDeliveryWorker(
-    app.db,
+    db,
     { ...settings, pollIntervalMs: 20, retryDelaysMs: [50, 50, 50], ...overrides },
     app.log,
   );
