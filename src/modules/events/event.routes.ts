@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { AppError, invalidField } from '../../core/errors.js';
@@ -50,6 +52,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
           },
         );
       }
+      if (waitMs > 0) holdConnectionOpen(request.raw.socket, reply.raw, app.config.stallTimeoutMs, waitMs);
       const page = await readFeedPage(
         app.db,
         watcher,
@@ -82,4 +85,20 @@ function parseTypes(text: string): string[] {
     );
   }
   return types;
+}
+
+/**
+ * A long poll moves no bytes while it waits: the connection's stall timeout
+ * (STALL_TIMEOUT_MS) is lengthened by the wait for this request, and set back
+ * when its answer is written.
+ */
+function holdConnectionOpen(
+  socket: Socket | null,
+  response: ServerResponse,
+  stallMs: number,
+  waitMs: number,
+): void {
+  if (typeof socket?.setTimeout !== 'function') return; // app.inject's stand-in has none
+  socket.setTimeout(stallMs + waitMs);
+  response.once('finish', () => socket.setTimeout(stallMs));
 }

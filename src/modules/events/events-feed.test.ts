@@ -163,3 +163,21 @@ describeEachDialect('events: the feed under concurrent writers', (api) => {
     assert.ok(Date.now() - started >= 950);
   });
 });
+
+describeEachDialect(
+  'events: a long poll over a real connection',
+  (api) => {
+    test('a wait longer than STALL_TIMEOUT_MS is answered, not cut off', async () => {
+      await api.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = api.app.server.address() as import('node:net').AddressInfo;
+      const started = Date.now();
+      const response = await fetch(
+        `http://127.0.0.1:${port}/admin/facilities/${api.newFacility()}/events?wait=2`,
+      );
+      assert.equal(response.status, 200);
+      assert.deepEqual((await response.json()).events, []);
+      assert.ok(Date.now() - started >= 1900);
+    });
+  },
+  { stallTimeoutMs: 1000 },
+);
