@@ -204,6 +204,31 @@ describeEachDialect(
       }
     });
 
+    test('an endpoint whose every delivery failed for 5 days is disabled and says why', async () => {
+      const worker = startTestWorker(api.app);
+      try {
+        const facility = api.newFacility();
+        const { id } = await endpoint(facility);
+        const sixDaysAgo = new Date(Date.now() - 6 * 24 * 3600_000).toISOString();
+        await api.app.db
+          .updateTable('webhook_endpoints')
+          .set({ failing_since: sixDaysAgo })
+          .where('id', '=', id)
+          .execute();
+        receiver.answers.push(500);
+        await api.patch(`${f(facility)}/policy`, { currency: 'EUR' });
+        const read = async () => (await api.get(`${f(facility)}/webhook-endpoints/${id}`)).body;
+        await eventually(async () => (await read()).enabled === false, 5000, 'the endpoint disabled');
+        assert.match((await read()).disabled_reason, /^Every delivery failed from/);
+        const enabled = await api.patch(`${f(facility)}/webhook-endpoints/${id}`, { enabled: true });
+        assert.deepEqual([enabled.body.enabled, enabled.body.disabled_reason], [true, null]);
+        // Re-enabled, its pending delivery goes out.
+        await eventually(() => forFacility(facility).length === 1, 5000, 'the pending delivery sent');
+      } finally {
+        await worker.stop();
+      }
+    });
+
     test('test sends a signed ping', async () => {
       const worker = startTestWorker(api.app);
       try {
