@@ -10,6 +10,7 @@ import { describeEachDialect } from '../../../test/harness.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Trx } from '../../db/database.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
+import { feedSettled } from './events.fixtures.js';
 
 const f = (facility: number) => `/admin/facilities/${facility}`;
 const context: WriteContext = {
@@ -72,6 +73,7 @@ describeEachDialect('events: the feed under concurrent writers', (api) => {
     assert.deepEqual(markers(first), []);
     slow.release();
     await slow.done;
+    await feedSettled(api.app.db);
     const second = await read(facility, first.next_cursor);
     assert.deepEqual(markers(second), [1, 2]);
   });
@@ -98,6 +100,7 @@ describeEachDialect('events: the feed under concurrent writers', (api) => {
     await recordChange(slowTrx, facility, 1);
     slow.release();
     await slow.done;
+    await feedSettled(api.app.db);
     // Both follow the cursor, in the order of their transactions.
     assert.deepEqual(markers(await read(facility, first.next_cursor)), [1, 2]);
   });
@@ -112,6 +115,7 @@ describeEachDialect('events: the feed under concurrent writers', (api) => {
       for (;;) {
         // Decided before the read: a read that began while writers ran may miss their last commits.
         const lastRead = !writing;
+        if (lastRead) await feedSettled(api.app.db);
         const page = await read(facility, cursor);
         seen.push(...markers(page));
         cursor = page.next_cursor;
