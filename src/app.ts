@@ -32,14 +32,21 @@ import { createValidatorCompiler, refuseUndeclaredQuery } from './http/validatio
 import { createKeyVerifier } from './infrastructure/api-keys/api-key.service.js';
 import { healthRoutes } from './infrastructure/health/health.routes.js';
 import { registerIdempotency } from './infrastructure/idempotency/idempotency.hooks.js';
+import { type SecretBox, secretBox } from './infrastructure/secrets/secret-box.js';
+import { loadSecretsKey } from './infrastructure/secrets/secrets-key.js';
 import { startJobs } from './jobs/job-runner.js';
 import { loadTemplateCatalog, type TemplateCatalog } from './modules/templates/template.catalog.js';
-import { NAMED_SCHEMAS, PERIODIC_JOBS, registerModules } from './modules.js';
+import { type DeliveryWorker, startDeliveryWorker } from './modules/webhooks/delivery.worker.js';
+import { deliveryWorkerSettings, NAMED_SCHEMAS, periodicJobs, registerModules } from './modules.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
+    /** The settings the service was built with (read once, in src/config.ts). */
+    config: Config;
     templates: TemplateCatalog;
+    /** Encrypts stored secrets; undefined when there is no key (PostgreSQL without SECRETS_KEY). */
+    secrets: SecretBox | undefined;
     /** PAGE_MAX_BYTES: what the items of one list page take at most. */
     pageMaxBytes: number;
     /** The service's clock (BuildOptions.now): "today" in a facility, the schedule, write times. */
@@ -87,6 +94,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('db', database.db);
+  app.decorate('config', config);
+  const secretsKey = loadSecretsKey(config);
+  app.decorate('secrets', secretsKey && secretBox(secretsKey));
   app.decorate('templates', templates);
   app.decorate('pageMaxBytes', config.pageMaxBytes);
   const clock = options.now ?? systemClock;
@@ -98,10 +108,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Background work runs in a serving process only, not in a test's or the CLI's app;
   // it stops before anything closes the database (preClose runs before every onClose).
   let jobs: ReturnType<typeof startJobs> | undefined;
+  let deliveries: DeliveryWorker | undefined;
   app.addHook('onListen', async () => {
-    jobs ??= startJobs(database.db, PERIODIC_JOBS, app.log, clock);
+    jobs ??= startJobs(database.db, periodicJobs(config), app.log, clock);
+    if (app.secrets)
+      deliveries ??= startDeliveryWorker(database.db, deliveryWorkerSettings(config, app.secrets), app.log);
+    else app.log.warn('webhooks are off: SECRETS_KEY is not set (it is required on PostgreSQL)');
   });
-  app.addHook('preClose', async () => jobs?.stop());
+  app.addHook('preClose', async () => {
+    await Promise.all([jobs?.stop(), deliveries?.stop()]);
+  });
 
   limitClients(app, config);
   registerJsonBodyParser(app, { maxDepth: config.jsonMaxDepth, maxKeys: config.jsonMaxKeys });

@@ -47,6 +47,30 @@ export interface Config {
   console: boolean;
   /** CSV imports of members: the largest body, the most rows, and how many a process runs at once. */
   memberImport: { maxBytes: number; maxRows: number; concurrency: number; chunkRows: number };
+  /** Events older than this many days are pruned from the feed (docs/webhooks.md). */
+  eventsRetentionDays: number;
+  /** How often a process looks for new events while feed readers long-poll, and the delivery worker looks for work. */
+  eventsPollIntervalMs: number;
+  /** Feed readers of one process that may long-poll at once; more are answered 429. */
+  eventsMaxWaiters: number;
+  /**
+   * SECRETS_KEY, 32 bytes (64 hex digits or base64): encrypts webhook signing
+   * secrets. Unset: on SQLite a key file beside the database is made and used;
+   * on PostgreSQL webhook endpoints cannot be managed or delivered to.
+   */
+  secretsKey: Buffer | undefined;
+  /** Webhook URLs may be http (otherwise https only). */
+  webhookAllowHttp: boolean;
+  /** Webhook deliveries may go to private, loopback, link-local and metadata addresses. */
+  webhookAllowPrivateUrls: boolean;
+  /** A delivery that has no full answer within this time has failed. */
+  webhookTimeoutMs: number;
+  /** Bytes of a receiver's answer that are read and kept (the rest is not read). */
+  webhookMaxResponseBytes: number;
+  /** Deliveries a process sends at once. */
+  webhookConcurrency: number;
+  /** Webhook endpoints one facility may have. */
+  webhookMaxEndpoints: number;
 }
 
 /** Every invalid setting at once, so that an operator fixes them in one round. */
@@ -146,6 +170,16 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
     ),
     stallTimeoutMs: readInteger(env, 'STALL_TIMEOUT_MS', 30_000, 1000, 3_600_000),
     console: consoleSetting !== 'off',
+    eventsRetentionDays: readInteger(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
+    eventsPollIntervalMs: readInteger(env, 'EVENTS_POLL_INTERVAL_MS', 200, 10, 10_000),
+    eventsMaxWaiters: readInteger(env, 'EVENTS_MAX_WAITERS', 1000, 0, 1_000_000),
+    secretsKey: readSecretsKey(env),
+    webhookAllowHttp: readBoolean(env, 'WEBHOOK_ALLOW_HTTP'),
+    webhookAllowPrivateUrls: readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
+    webhookTimeoutMs: readInteger(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookMaxResponseBytes: readInteger(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 4096, 0, 1024 * 1024),
+    webhookConcurrency: readInteger(env, 'WEBHOOK_CONCURRENCY', 8, 1, 1000),
+    webhookMaxEndpoints: readInteger(env, 'WEBHOOK_MAX_ENDPOINTS', 20, 1, 10_000),
   };
   if (env[PROBLEMS].length > 0) throw new ConfigError(env[PROBLEMS]);
   return config;
@@ -160,6 +194,26 @@ function readInteger(env: Env, name: string, fallback: number, min: number, max:
     return fallback;
   }
   return Number(raw);
+}
+
+function readBoolean(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  invalid(env, `${name} must be "true" or "false", got "${raw}"`);
+  return false;
+}
+
+/** 32 bytes, written as 64 hex digits or as base64 (44 characters). */
+function readSecretsKey(env: Env): Buffer | undefined {
+  const raw = env.SECRETS_KEY;
+  if (raw === undefined || raw === '') return undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(raw) && key.toString('base64') !== raw)) {
+    invalid(env, 'SECRETS_KEY must be 32 bytes: 64 hex digits or 44 characters of base64');
+    return undefined;
+  }
+  return key;
 }
 
 function normalizeBasePath(env: Env, raw: string): string {

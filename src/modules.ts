@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
+import type { Config } from './config.js';
 import { FieldError, Problem, ValidationProblem } from './http/responses.js';
 import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempotency.job.js';
+import type { SecretBox } from './infrastructure/secrets/secret-box.js';
 import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { AuditEvent, AuditEventList } from './modules/audit/audit.schemas.js';
+import { eventRoutes } from './modules/events/event.routes.js';
+import { Event, EventPage, EventTypeName } from './modules/events/event.schemas.js';
+import { pruneOldEvents } from './modules/events/events.job.js';
 import { freezeRoutes } from './modules/freezes/freeze.routes.js';
 import { Freeze, FreezeCreate, FreezeList } from './modules/freezes/freeze.schemas.js';
 import { type MemberImportLimits, memberCsvRoutes } from './modules/members/csv/member-csv.routes.js';
@@ -35,6 +40,19 @@ import { sessionRoutes } from './modules/session/session.routes.js';
 import { Session } from './modules/session/session.schemas.js';
 import { templateRoutes } from './modules/templates/template.routes.js';
 import { Template, TemplateList } from './modules/templates/template.schemas.js';
+import { type DeliveryWorkerSettings, RETRY_DELAYS_MS } from './modules/webhooks/delivery.worker.js';
+import { webhookEndpointRoutes } from './modules/webhooks/webhook.routes.js';
+import {
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointList,
+  WebhookEndpointPatch,
+  WebhookEndpointWithSecret,
+} from './modules/webhooks/webhook.schemas.js';
+import { webhookDeliveryRoutes } from './modules/webhooks/webhook-delivery.routes.js';
+import { pruneOldDeliveries } from './modules/webhooks/webhooks.job.js';
 
 /**
  * Every named schema, in the order the OpenAPI document lists them: each is
@@ -70,6 +88,16 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   AuditEvent,
   AuditEventList,
   Session,
+  Event,
+  EventPage,
+  EventTypeName,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookEndpointCreate,
+  WebhookEndpointPatch,
+  WebhookEndpointList,
+  WebhookDelivery,
+  WebhookDeliveryList,
   Problem,
   ValidationProblem,
   FieldError,
@@ -89,7 +117,32 @@ export async function registerModules(
   await app.register(policyRoutes);
   await app.register(auditRoutes);
   await app.register(sessionRoutes, { authMode: options.authMode });
+  await app.register(eventRoutes);
+  await app.register(webhookEndpointRoutes);
+  await app.register(webhookDeliveryRoutes);
 }
 
 /** Every periodic job of the service, in one list; src/jobs/ runs each once across processes. */
 export const PERIODIC_JOBS: readonly PeriodicJob[] = [purgeExpiredIdempotencyKeys, applyMemberSchedule];
+
+/** The periodic jobs with the settings they need. */
+export function periodicJobs(config: Config): PeriodicJob[] {
+  return [
+    ...PERIODIC_JOBS,
+    pruneOldEvents(config.eventsRetentionDays),
+    pruneOldDeliveries(config.eventsRetentionDays),
+  ];
+}
+
+/** The webhook delivery worker's settings (it runs in serving processes, beside the jobs). */
+export function deliveryWorkerSettings(config: Config, secrets: SecretBox): DeliveryWorkerSettings {
+  return {
+    pollIntervalMs: config.eventsPollIntervalMs,
+    concurrency: config.webhookConcurrency,
+    retryDelaysMs: RETRY_DELAYS_MS,
+    secrets,
+    timeoutMs: config.webhookTimeoutMs,
+    maxResponseBytes: config.webhookMaxResponseBytes,
+    allowPrivate: config.webhookAllowPrivateUrls,
+  };
+}

@@ -6,6 +6,7 @@
  * tests.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import pg from 'pg';
@@ -71,6 +72,8 @@ export function describeEachDialect(
           ...loadConfig({}),
           databaseUrl: test.url,
           authMode: 'none' as const,
+          // PostgreSQL needs SECRETS_KEY for webhooks (SQLite makes its own).
+          secretsKey: randomBytes(32),
           ...configOverrides,
         };
         const database = openDatabase(test.url);

@@ -111,20 +111,21 @@ for (const dialect of DIALECTS) {
       await drop();
     });
 
+    // A write also records its event and looks up the facility's webhook endpoints (2 queries).
     const ENDPOINTS: [string, number, (f: number) => [string, string, unknown?]][] = [
-      ['create plan', 6, (f) => ['POST', `/admin/facilities/${f}/plans`, { name: `New ${Math.random()}` }]],
+      ['create plan', 8, (f) => ['POST', `/admin/facilities/${f}/plans`, { name: `New ${Math.random()}` }]],
       ['list plans', 1, (f) => ['GET', `/admin/facilities/${f}/plans?include_inactive=true`]],
       ['read plan', 1, (f) => ['GET', `/admin/facilities/${f}/plans/${ids[f].plan}`]],
       [
         'update plan',
-        5,
+        7,
         (f) => ['PATCH', `/admin/facilities/${f}/plans/${ids[f].plan}`, { price_amount: ++changes }],
       ],
       ['list templates', 0, () => ['GET', '/admin/plan-templates']],
       ['read entitlements', 2, (f) => ['GET', `/admin/facilities/${f}/plans/${ids[f].plan}/entitlements`]],
       [
         'replace entitlements',
-        9,
+        11,
         (f) => [
           'PUT',
           `/admin/facilities/${f}/plans/${ids[f].plan}/entitlements`,
@@ -133,14 +134,14 @@ for (const dialect of DIALECTS) {
       ],
       [
         'set entitlement',
-        8,
+        10,
         (f) => [
           'PUT',
           `/admin/facilities/${f}/plans/${ids[f].plan}/entitlements/k`,
           { value: Math.random() },
         ],
       ],
-      ['create member', 8, (f) => ['POST', `/admin/facilities/${f}/members`, { first_name: 'B' }]],
+      ['create member', 10, (f) => ['POST', `/admin/facilities/${f}/members`, { first_name: 'B' }]],
       // A member list and read also read the policy (allowed_transitions, the facility's today); a list
       // also looks for members with a scheduled change due (the partial index of migration 0010).
       [
@@ -151,13 +152,13 @@ for (const dialect of DIALECTS) {
       ['read member', 2, (f) => ['GET', `/admin/facilities/${f}/members/${ids[f].member}`]],
       [
         'update member',
-        6,
+        8,
         (f) => ['PATCH', `/admin/facilities/${f}/members/${ids[f].member}`, { notes: `n${Math.random()}` }],
       ],
       ['read policy', 3, (f) => ['GET', `/admin/facilities/${f}/policy`]],
       [
         'update policy',
-        6,
+        8,
         (f) => ['PATCH', `/admin/facilities/${f}/policy`, { booking_window_days: (++changes % 365) + 1 }],
       ],
       ['list audit events', 1, (f) => ['GET', `/admin/facilities/${f}/audit-events`]],

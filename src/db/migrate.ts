@@ -12,6 +12,8 @@ import * as periodicJobs from './migrations/0009_periodic_jobs.js';
 import * as memberLifecycle from './migrations/0010_member_lifecycle.js';
 import * as memberFreezes from './migrations/0011_member_freezes.js';
 import * as memberExternalId from './migrations/0015_member_external_id.js';
+import * as events from './migrations/0020_events.js';
+import * as webhooks from './migrations/0021_webhooks.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +29,8 @@ const migrations: Record<string, Migration> = {
   '0010_member_lifecycle': memberLifecycle,
   '0011_member_freezes': memberFreezes,
   '0015_member_external_id': memberExternalId,
+  '0020_events': events,
+  '0021_webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

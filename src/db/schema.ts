@@ -107,6 +107,9 @@ export interface DatabaseSchema {
   idempotency_keys: IdempotencyKeysTable;
   audit_events: AuditEventsTable;
   periodic_jobs: PeriodicJobsTable;
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export interface ApiKeysTable {
@@ -161,4 +164,56 @@ export interface PeriodicJobsTable {
   last_finished_at: string | null;
   /** The last run's error message, null when it succeeded. */
   last_error: string | null;
+}
+
+/** The change feed (src/modules/events/). */
+export interface EventsTable {
+  id: Generated<number>;
+  /** PostgreSQL only: the writing transaction's id (xid8), read as text. */
+  xid?: Generated<string>;
+  facility_id: number;
+  type: string;
+  /** `plan:7`, `member:42`, `policy:1`. */
+  resource: string;
+  occurred_at: string;
+  /** JSON object: the resource after the change. */
+  data: string;
+}
+
+/** A facility's webhook endpoint (src/modules/webhooks/). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  facility_id: number;
+  url: string;
+  description: string | null;
+  /** JSON array of event types; empty: every type. */
+  types: string;
+  enabled: number;
+  disabled_reason: string | null;
+  /** Encrypted (src/infrastructure/secrets/). */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One message to one endpoint, with its attempts. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_id: number | null;
+  message_id: string;
+  type: string;
+  resource: string;
+  payload: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  locked_until: string | null;
+  last_attempt_at: string | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  created_at: string;
 }

@@ -62,6 +62,11 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
         { name: 'policy', description: 'The policy of a facility' },
         { name: 'session', description: 'The caller: what its API key may do' },
         { name: 'audit', description: 'The audit trail of a facility (read-only)' },
+        { name: 'events', description: 'The change feed of a facility: one event per committed change' },
+        {
+          name: 'webhooks',
+          description: 'Signed delivery of the change feed to endpoints (admin keys only)',
+        },
         { name: 'operations', description: 'Health checks, open without a key' },
       ],
     },

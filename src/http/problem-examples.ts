@@ -33,6 +33,10 @@ const EXAMPLES: Record<ErrorCode, { detail: string; errors?: FieldError[] }> = {
   entitlement_not_found: {
     detail: 'Plan 7 has no entitlement "towel"',
   },
+  webhook_endpoint_not_found: { detail: 'Facility 1 has no webhook endpoint 3' },
+  delivery_not_found: { detail: 'Webhook endpoint 3 has no delivery 981' },
+  webhook_endpoint_limit: { detail: 'Facility 1 already has its maximum of 20 webhook endpoints' },
+  invalid_webhook_url: { detail: 'A webhook URL must use https' },
   method_not_allowed: { detail: 'PUT is not allowed here; allowed: GET, HEAD, POST' },
   plan_name_conflict: { detail: 'A plan named "Adult monthly" already exists in this facility' },
   member_email_conflict: {

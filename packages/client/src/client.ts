@@ -9,6 +9,7 @@ import { policyOperations } from './policy.js';
 import type { paths } from './schema.js';
 import { sessionOperations } from './session.js';
 import { type Fetch, type RetryOptions, retryingFetch } from './transport.js';
+import { eventOperations, webhookOperations } from './webhooks.js';
 
 export interface ClientOptions {
   /** Where the service is, with its BASE_PATH if it has one: `https://admin.example.com/api/v1`. */
@@ -44,6 +45,8 @@ export function createClient(options: ClientOptions) {
     templates: templateOperations(api),
     auditEvents: auditEventOperations(api),
     session: sessionOperations(api),
+    events: eventOperations(api),
+    webhooks: webhookOperations(api),
     /** Every item of a list, page after page: `listPage` gets the page that starts at `cursor`. */
     paginate: <P extends Page>(listPage: (cursor: string | undefined) => Promise<P>) => paginate(listPage),
   };

@@ -10,3 +10,9 @@ export type { CreateOptions, DeleteOptions, WriteOptions } from './requests.js';
 export type { Versioned } from './results.js';
 export type * from './schema.js';
 export type { Fetch, RetryOptions } from './transport.js';
+export {
+  type EventFeedQuery,
+  verifyWebhook,
+  type WebhookDeliveryListQuery,
+  type WebhookMessage,
+} from './webhooks.js';

@@ -364,6 +364,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/facilities/{facility_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the change feed of a facility
+         * @description Events in commit order after the cursor `after`: one per committed change of a plan, its entitlements, a member or the policy, written in the same transaction as the change (a write that rolls back has none). Pass `next_cursor` as `after` to read on; a cursor never skips an event, even one whose transaction commits after later ones. With `wait` (seconds, up to 30), an empty read waits until an event arrives. `types` keeps only the listed types. Events are kept `EVENTS_RETENTION_DAYS` (30 days by default). 429 `rate_limited` when too many reads of this process wait already.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook endpoints of a facility
+         * @description Every endpoint of the facility, by id, without secrets. Needs an admin key.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description Adds an endpoint that receives the facility's events of `types` (all when empty), signed by the Standard Webhooks scheme with the `secret` answered here and never again. The URL must be https (422 `invalid_webhook_url`; http only with WEBHOOK_ALLOW_HTTP=true); at most WEBHOOK_MAX_ENDPOINTS per facility (409 `webhook_endpoint_limit`). Needs an admin key. Idempotency-Key is ignored here.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/webhook-endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one webhook endpoint
+         * @description The endpoint, without its secret; `disabled_reason` says why the service disabled it. Needs an admin key.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint
+         * @description Removes the endpoint and its deliveries, sent or not. Needs an admin key.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the fields sent. `enabled: true` re-enables an endpoint the service disabled (clearing `disabled_reason`); its pending deliveries are then sent. Needs an admin key.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/webhook-endpoints/{endpoint_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a webhook endpoint a new signing secret
+         * @description Answers a new secret, shown only here. For 24 hours deliveries carry signatures by both the new and the previous secret, so the receiver can switch over. Needs an admin key.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/webhook-endpoints/{endpoint_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a ping to a webhook endpoint
+         * @description Queues a `ping` message (`{"type": "ping", "facility_id", "occurred_at", "data": {"endpoint_id"}}`), signed and retried like any event; follow it in the deliveries. Needs an admin key.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/webhook-endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a webhook endpoint
+         * @description Deliveries by id, one page at a time, each with its status, attempts, last answer and error. Needs an admin key.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Sends the delivery again now, with the same `webhook-id`, whatever its status: a failed one gets one more attempt. Needs an admin key.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1071,7 +1223,7 @@ export interface components {
                  * @description The code a POST or PATCH of this row would have answered
                  * @enum {string}
                  */
-                code: "validation_error" | "malformed_json" | "invalid_csv" | "unauthenticated" | "forbidden" | "not_found" | "plan_not_found" | "member_not_found" | "entitlement_not_found" | "freeze_not_found" | "method_not_allowed" | "plan_name_conflict" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_in_use" | "plan_full" | "invalid_status_transition" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "request_timeout" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "invalid_plan" | "invalid_template" | "member_too_young" | "freeze_limit_exceeded" | "waiver_required" | "idempotency_key_reused" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+                code: "validation_error" | "malformed_json" | "invalid_csv" | "unauthenticated" | "forbidden" | "not_found" | "plan_not_found" | "member_not_found" | "entitlement_not_found" | "freeze_not_found" | "webhook_endpoint_not_found" | "delivery_not_found" | "method_not_allowed" | "plan_name_conflict" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_in_use" | "plan_full" | "invalid_status_transition" | "freeze_not_allowed" | "freeze_overlap" | "webhook_endpoint_limit" | "idempotency_in_progress" | "request_timeout" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "invalid_plan" | "invalid_template" | "member_too_young" | "freeze_limit_exceeded" | "waiver_required" | "invalid_webhook_url" | "idempotency_key_reused" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
                 message: string;
             }[];
             /** @description Problems beyond those listed in `errors` */
@@ -1288,6 +1440,566 @@ export interface components {
             facility_ids: number[] | null;
         };
         /**
+         * @description One committed change: in the feed and, signed, in a webhook delivery
+         * @example {
+         *       "id": 501,
+         *       "type": "plan.created",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 7,
+         *         "facility_id": 1,
+         *         "name": "Adult monthly",
+         *         "description": "Gym floor and every group class; cancel any month",
+         *         "sport_id": null,
+         *         "template_id": null,
+         *         "price_amount": 4900,
+         *         "currency": "EUR",
+         *         "billing_period": "monthly",
+         *         "duration_days": null,
+         *         "joining_fee_amount": 1500,
+         *         "max_members": 200,
+         *         "is_active": true,
+         *         "created_at": "2026-03-01T08:00:00.000Z",
+         *         "updated_at": "2026-03-01T08:00:00.000Z",
+         *         "deleted_at": null
+         *       }
+         *     }
+         * @example {
+         *       "id": 502,
+         *       "type": "plan.updated",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 7,
+         *         "facility_id": 1,
+         *         "name": "Adult monthly",
+         *         "description": "Gym floor and every group class; cancel any month",
+         *         "sport_id": null,
+         *         "template_id": null,
+         *         "price_amount": 5400,
+         *         "currency": "EUR",
+         *         "billing_period": "monthly",
+         *         "duration_days": null,
+         *         "joining_fee_amount": 1500,
+         *         "max_members": 200,
+         *         "is_active": true,
+         *         "created_at": "2026-03-01T08:00:00.000Z",
+         *         "updated_at": "2026-03-09T16:42:07.905Z",
+         *         "deleted_at": null
+         *       }
+         *     }
+         * @example {
+         *       "id": 503,
+         *       "type": "plan.deleted",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 7,
+         *         "facility_id": 1,
+         *         "name": "Adult monthly",
+         *         "description": "Gym floor and every group class; cancel any month",
+         *         "sport_id": null,
+         *         "template_id": null,
+         *         "price_amount": 4900,
+         *         "currency": "EUR",
+         *         "billing_period": "monthly",
+         *         "duration_days": null,
+         *         "joining_fee_amount": 1500,
+         *         "max_members": 200,
+         *         "is_active": false,
+         *         "created_at": "2026-03-01T08:00:00.000Z",
+         *         "updated_at": "2026-03-09T16:42:07.905Z",
+         *         "deleted_at": "2026-03-09T16:42:07.905Z",
+         *         "hard_deleted": false
+         *       }
+         *     }
+         * @example {
+         *       "id": 504,
+         *       "type": "plan.entitlements_changed",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "plan_id": 7,
+         *         "entitlements": [
+         *           {
+         *             "key": "guest_passes",
+         *             "value": 2
+         *           },
+         *           {
+         *             "key": "locker",
+         *             "value": "small"
+         *           }
+         *         ]
+         *       }
+         *     }
+         * @example {
+         *       "id": 505,
+         *       "type": "member.created",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 42,
+         *         "facility_id": 1,
+         *         "first_name": "Ada",
+         *         "last_name": "Lovelace",
+         *         "email": "ada@example.com",
+         *         "phone": "+44 20 7946 0958",
+         *         "date_of_birth": "1990-12-10",
+         *         "sport_id": null,
+         *         "role": "member",
+         *         "status": "active",
+         *         "plan_id": 7,
+         *         "joined_on": "2026-03-02",
+         *         "notes": null,
+         *         "status_changed_at": "2026-03-02T09:20:11.502Z",
+         *         "created_at": "2026-03-02T09:20:11.502Z",
+         *         "updated_at": "2026-03-02T09:20:11.502Z",
+         *         "deleted_at": null
+         *       }
+         *     }
+         * @example {
+         *       "id": 506,
+         *       "type": "member.updated",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 42,
+         *         "facility_id": 1,
+         *         "first_name": "Ada",
+         *         "last_name": "Lovelace",
+         *         "email": "ada@example.com",
+         *         "phone": "+44 20 7946 0000",
+         *         "date_of_birth": "1990-12-10",
+         *         "sport_id": null,
+         *         "role": "member",
+         *         "status": "active",
+         *         "plan_id": 7,
+         *         "joined_on": "2026-03-02",
+         *         "notes": null,
+         *         "status_changed_at": "2026-03-02T09:20:11.502Z",
+         *         "created_at": "2026-03-02T09:20:11.502Z",
+         *         "updated_at": "2026-03-09T16:42:07.905Z",
+         *         "deleted_at": null
+         *       }
+         *     }
+         * @example {
+         *       "id": 507,
+         *       "type": "member.status_changed",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 42,
+         *         "facility_id": 1,
+         *         "first_name": "Ada",
+         *         "last_name": "Lovelace",
+         *         "email": "ada@example.com",
+         *         "phone": "+44 20 7946 0958",
+         *         "date_of_birth": "1990-12-10",
+         *         "sport_id": null,
+         *         "role": "member",
+         *         "status": "frozen",
+         *         "plan_id": 7,
+         *         "joined_on": "2026-03-02",
+         *         "notes": null,
+         *         "status_changed_at": "2026-03-09T16:42:07.905Z",
+         *         "created_at": "2026-03-02T09:20:11.502Z",
+         *         "updated_at": "2026-03-09T16:42:07.905Z",
+         *         "deleted_at": null,
+         *         "previous_status": "active"
+         *       }
+         *     }
+         * @example {
+         *       "id": 508,
+         *       "type": "member.deleted",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 42,
+         *         "facility_id": 1,
+         *         "first_name": "Ada",
+         *         "last_name": "Lovelace",
+         *         "email": "ada@example.com",
+         *         "phone": "+44 20 7946 0958",
+         *         "date_of_birth": "1990-12-10",
+         *         "sport_id": null,
+         *         "role": "member",
+         *         "status": "removed",
+         *         "plan_id": 7,
+         *         "joined_on": "2026-03-02",
+         *         "notes": null,
+         *         "status_changed_at": "2026-03-09T16:42:07.905Z",
+         *         "created_at": "2026-03-02T09:20:11.502Z",
+         *         "updated_at": "2026-03-09T16:42:07.905Z",
+         *         "deleted_at": "2026-03-09T16:42:07.905Z",
+         *         "hard_deleted": false
+         *       }
+         *     }
+         * @example {
+         *       "id": 510,
+         *       "type": "member.freeze_created",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 5,
+         *         "facility_id": 1,
+         *         "member_id": 42,
+         *         "starts_on": "2026-03-01",
+         *         "ends_on": "2026-03-21",
+         *         "reason": "Knee surgery",
+         *         "state": "scheduled",
+         *         "created_at": "2026-02-20T16:02:45.118Z",
+         *         "cancelled_at": null
+         *       }
+         *     }
+         * @example {
+         *       "id": 511,
+         *       "type": "member.freeze_updated",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 5,
+         *         "facility_id": 1,
+         *         "member_id": 42,
+         *         "starts_on": "2026-03-01",
+         *         "ends_on": "2026-03-21",
+         *         "reason": "Knee surgery",
+         *         "state": "under_way",
+         *         "created_at": "2026-02-20T16:02:45.118Z",
+         *         "cancelled_at": null
+         *       }
+         *     }
+         * @example {
+         *       "id": 512,
+         *       "type": "member.freeze_cancelled",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 5,
+         *         "facility_id": 1,
+         *         "member_id": 42,
+         *         "starts_on": "2026-03-01",
+         *         "ends_on": "2026-03-09",
+         *         "reason": "Knee surgery",
+         *         "state": "under_way",
+         *         "created_at": "2026-02-20T16:02:45.118Z",
+         *         "cancelled_at": "2026-03-09T16:42:07.905Z"
+         *       }
+         *     }
+         * @example {
+         *       "id": 509,
+         *       "type": "policy.updated",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "facility_id": 1,
+         *         "timezone": "Europe/Berlin",
+         *         "currency": "EUR",
+         *         "booking_window_days": 14,
+         *         "cancellation_cutoff_hours": 24,
+         *         "late_cancellation_fee_amount": 500,
+         *         "no_show_fee_amount": 1000,
+         *         "max_active_bookings": 5,
+         *         "guest_passes_per_month": 2,
+         *         "allow_freeze": false,
+         *         "max_freeze_days_per_year": 60,
+         *         "min_member_age": 16,
+         *         "require_waiver": true,
+         *         "created_at": "2026-03-01T08:00:00.000Z",
+         *         "updated_at": "2026-03-09T16:42:07.905Z"
+         *       }
+         *     }
+         */
+        Event: {
+            id: number;
+            type: components["schemas"]["EventType"];
+            facility_id: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            occurred_at: string;
+            /** @description The resource after the change (plan, member or policy, as its GET answers it). `*.deleted` adds `hard_deleted` (a hard delete carries the resource as it last was); `member.status_changed` adds `previous_status`; `plan.entitlements_changed` is `{plan_id, entitlements}` with the whole set after the change. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description Events in commit order, after the cursor
+         * @example {
+         *       "events": [
+         *         {
+         *           "id": 507,
+         *           "type": "member.status_changed",
+         *           "facility_id": 1,
+         *           "occurred_at": "2026-03-09T16:42:07.905Z",
+         *           "data": {
+         *             "id": 42,
+         *             "facility_id": 1,
+         *             "first_name": "Ada",
+         *             "last_name": "Lovelace",
+         *             "email": "ada@example.com",
+         *             "phone": "+44 20 7946 0958",
+         *             "date_of_birth": "1990-12-10",
+         *             "sport_id": null,
+         *             "role": "member",
+         *             "status": "frozen",
+         *             "plan_id": 7,
+         *             "joined_on": "2026-03-02",
+         *             "notes": null,
+         *             "status_changed_at": "2026-03-09T16:42:07.905Z",
+         *             "created_at": "2026-03-02T09:20:11.502Z",
+         *             "updated_at": "2026-03-09T16:42:07.905Z",
+         *             "deleted_at": null,
+         *             "previous_status": "active"
+         *           }
+         *         }
+         *       ],
+         *       "next_cursor": "ZXY6NzkzOjUwNw"
+         *     }
+         */
+        EventPage: {
+            events: components["schemas"]["Event"][];
+            /** @description Pass as `after` to read on. Always present: with no events it is the cursor the read started from (or the start of the feed). */
+            next_cursor: string;
+        };
+        /**
+         * @description What changed: the resource and what happened to it
+         * @example member.status_changed
+         * @enum {string}
+         */
+        EventType: "plan.created" | "plan.updated" | "plan.deleted" | "plan.entitlements_changed" | "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.freeze_created" | "member.freeze_updated" | "member.freeze_cancelled" | "policy.updated";
+        /**
+         * @description Where a facility's events are delivered, signed (Standard Webhooks)
+         * @example {
+         *       "id": 3,
+         *       "facility_id": 1,
+         *       "url": "https://doors.example.com/hooks/facility-admin",
+         *       "description": "Access control: opens the doors to active members only",
+         *       "types": [
+         *         "member.status_changed",
+         *         "member.deleted"
+         *       ],
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "created_at": "2026-03-01T08:00:00.000Z",
+         *       "updated_at": "2026-03-01T08:00:00.000Z"
+         *     }
+         */
+        WebhookEndpoint: {
+            id: number;
+            facility_id: number;
+            /**
+             * Format: uri
+             * @description https URL that receives the events (http only with WEBHOOK_ALLOW_HTTP=true)
+             */
+            url: string;
+            description: string | null;
+            /** @description Event types delivered; empty: every type */
+            types: components["schemas"]["EventType"][];
+            enabled: boolean;
+            /** @description Why the service disabled it (410 Gone, or failures for 5 days); null otherwise */
+            disabled_reason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            updated_at: string;
+        };
+        /**
+         * @description A webhook endpoint with its signing secret, shown once
+         * @example {
+         *       "id": 3,
+         *       "facility_id": 1,
+         *       "url": "https://doors.example.com/hooks/facility-admin",
+         *       "description": "Access control: opens the doors to active members only",
+         *       "types": [
+         *         "member.status_changed",
+         *         "member.deleted"
+         *       ],
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "created_at": "2026-03-01T08:00:00.000Z",
+         *       "updated_at": "2026-03-01T08:00:00.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *     }
+         */
+        WebhookEndpointWithSecret: {
+            id: number;
+            facility_id: number;
+            /**
+             * Format: uri
+             * @description https URL that receives the events (http only with WEBHOOK_ALLOW_HTTP=true)
+             */
+            url: string;
+            description: string | null;
+            /** @description Event types delivered; empty: every type */
+            types: components["schemas"]["EventType"][];
+            enabled: boolean;
+            /** @description Why the service disabled it (410 Gone, or failures for 5 days); null otherwise */
+            disabled_reason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            updated_at: string;
+            /** @description The signing secret: shown here only, at creation and rotation; keep it */
+            secret: string;
+        };
+        /**
+         * @example {
+         *       "url": "https://doors.example.com/hooks/facility-admin",
+         *       "types": [
+         *         "member.status_changed",
+         *         "member.deleted"
+         *       ],
+         *       "description": "Access control: opens the doors to active members only"
+         *     }
+         */
+        WebhookEndpointCreate: {
+            /**
+             * Format: uri
+             * @description https URL that receives the events (http only with WEBHOOK_ALLOW_HTTP=true)
+             */
+            url: string;
+            /** @description Event types delivered; empty: every type */
+            types?: components["schemas"]["EventType"][];
+            description?: string | null;
+            /** @default true */
+            enabled?: boolean;
+        };
+        /**
+         * @description The fields to change; enabling an endpoint clears `disabled_reason`
+         * @example {
+         *       "enabled": true
+         *     }
+         */
+        WebhookEndpointPatch: {
+            /**
+             * Format: uri
+             * @description https URL that receives the events (http only with WEBHOOK_ALLOW_HTTP=true)
+             */
+            url?: string;
+            /** @description Event types delivered; empty: every type */
+            types?: components["schemas"]["EventType"][];
+            description?: string | null;
+            /** @default true */
+            enabled?: boolean;
+        };
+        /**
+         * @description Every webhook endpoint of the facility (at most WEBHOOK_MAX_ENDPOINTS), by id
+         * @example {
+         *       "webhook_endpoints": [
+         *         {
+         *           "id": 3,
+         *           "facility_id": 1,
+         *           "url": "https://doors.example.com/hooks/facility-admin",
+         *           "description": "Access control: opens the doors to active members only",
+         *           "types": [
+         *             "member.status_changed",
+         *             "member.deleted"
+         *           ],
+         *           "enabled": true,
+         *           "disabled_reason": null,
+         *           "created_at": "2026-03-01T08:00:00.000Z",
+         *           "updated_at": "2026-03-01T08:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        WebhookEndpointList: {
+            webhook_endpoints: components["schemas"]["WebhookEndpoint"][];
+        };
+        /**
+         * @description One message to one endpoint, with its attempts
+         * @example {
+         *       "id": 981,
+         *       "endpoint_id": 3,
+         *       "event_id": 507,
+         *       "webhook_id": "evt_507",
+         *       "type": "member.status_changed",
+         *       "status": "pending",
+         *       "attempts": 2,
+         *       "next_attempt_at": "2026-03-09T16:47:13.101Z",
+         *       "last_attempt_at": "2026-03-09T16:42:13.101Z",
+         *       "last_response_status": 503,
+         *       "last_error": "answered 503",
+         *       "created_at": "2026-03-09T16:42:07.905Z"
+         *     }
+         */
+        WebhookDelivery: {
+            id: number;
+            endpoint_id: number;
+            /** @description The event delivered; null for a test ping */
+            event_id: number | null;
+            /** @description The webhook-id header: the same on every attempt */
+            webhook_id: string;
+            /** @description An event type, or `ping` */
+            type: string;
+            /**
+             * @description pending (waiting for its next attempt), succeeded (a 2xx answer), failed (every attempt failed)
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When a pending delivery is tried next
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            last_attempt_at: string | null;
+            /** @description The HTTP status of the last answer */
+            last_response_status: number | null;
+            /** @description Why the last attempt failed */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+        };
+        /**
+         * @description One page of deliveries, ordered by id
+         * @example {
+         *       "deliveries": [
+         *         {
+         *           "id": 981,
+         *           "endpoint_id": 3,
+         *           "event_id": 507,
+         *           "webhook_id": "evt_507",
+         *           "type": "member.status_changed",
+         *           "status": "pending",
+         *           "attempts": 2,
+         *           "next_attempt_at": "2026-03-09T16:47:13.101Z",
+         *           "last_attempt_at": "2026-03-09T16:42:13.101Z",
+         *           "last_response_status": 503,
+         *           "last_error": "answered 503",
+         *           "created_at": "2026-03-09T16:42:07.905Z"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        WebhookDeliveryPage: {
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
+            next_cursor: string | null;
+        };
+        /**
          * @description RFC 9457 problem details, for every error but 400 (see ValidationProblem)
          * @example {
          *       "type": "urn:facility-admin:problem:plan_not_found",
@@ -1316,7 +2028,7 @@ export interface components {
              * @description What went wrong; branch on it
              * @enum {string}
              */
-            code: "unauthenticated" | "forbidden" | "not_found" | "plan_not_found" | "member_not_found" | "entitlement_not_found" | "freeze_not_found" | "method_not_allowed" | "plan_name_conflict" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_in_use" | "plan_full" | "invalid_status_transition" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "request_timeout" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "invalid_plan" | "invalid_template" | "member_too_young" | "freeze_limit_exceeded" | "waiver_required" | "idempotency_key_reused" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+            code: "unauthenticated" | "forbidden" | "not_found" | "plan_not_found" | "member_not_found" | "entitlement_not_found" | "freeze_not_found" | "webhook_endpoint_not_found" | "delivery_not_found" | "method_not_allowed" | "plan_name_conflict" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_in_use" | "plan_full" | "invalid_status_transition" | "freeze_not_allowed" | "freeze_overlap" | "webhook_endpoint_limit" | "idempotency_in_progress" | "request_timeout" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "invalid_plan" | "invalid_template" | "member_too_young" | "freeze_limit_exceeded" | "waiver_required" | "invalid_webhook_url" | "idempotency_key_reused" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         };
         /**
          * @description The problem of a 400 answer: the request is not valid, or its body is not JSON
@@ -1408,6 +2120,16 @@ export type PolicyUpdate = components['schemas']['PolicyUpdate'];
 export type AuditEvent = components['schemas']['AuditEvent'];
 export type AuditEventPage = components['schemas']['AuditEventPage'];
 export type Session = components['schemas']['Session'];
+export type Event = components['schemas']['Event'];
+export type EventPage = components['schemas']['EventPage'];
+export type EventType = components['schemas']['EventType'];
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
+export type WebhookEndpointCreate = components['schemas']['WebhookEndpointCreate'];
+export type WebhookEndpointPatch = components['schemas']['WebhookEndpointPatch'];
+export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type WebhookDeliveryPage = components['schemas']['WebhookDeliveryPage'];
 export type Problem = components['schemas']['Problem'];
 export type ValidationProblem = components['schemas']['ValidationProblem'];
 export type FieldError = components['schemas']['FieldError'];
@@ -4995,6 +5717,1285 @@ export interface operations {
             };
             /** @description Problem; `code` is `forbidden` */
             403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous read; without it the feed starts at its oldest event */
+                after?: string;
+                /** @description Only these event types, comma-separated: plan.created, plan.updated, plan.deleted, plan.entitlements_changed, member.created, member.updated, member.status_changed, member.deleted, member.freeze_created, member.freeze_updated, member.freeze_cancelled, policy.updated */
+                types?: string;
+                /** @description Most events in the page */
+                limit?: number;
+                /** @description Seconds to wait for an event when there is none yet (long poll) */
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events after the cursor, possibly none */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": 507,
+                     *           "type": "member.status_changed",
+                     *           "facility_id": 1,
+                     *           "occurred_at": "2026-03-09T16:42:07.905Z",
+                     *           "data": {
+                     *             "id": 42,
+                     *             "facility_id": 1,
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace",
+                     *             "email": "ada@example.com",
+                     *             "phone": "+44 20 7946 0958",
+                     *             "date_of_birth": "1990-12-10",
+                     *             "sport_id": null,
+                     *             "role": "member",
+                     *             "status": "frozen",
+                     *             "plan_id": 7,
+                     *             "joined_on": "2026-03-02",
+                     *             "notes": null,
+                     *             "status_changed_at": "2026-03-09T16:42:07.905Z",
+                     *             "created_at": "2026-03-02T09:20:11.502Z",
+                     *             "updated_at": "2026-03-09T16:42:07.905Z",
+                     *             "deleted_at": null,
+                     *             "previous_status": "active"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": "ZXY6NzkzOjUwNw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhook_endpoints": [
+                     *         {
+                     *           "id": 3,
+                     *           "facility_id": 1,
+                     *           "url": "https://doors.example.com/hooks/facility-admin",
+                     *           "description": "Access control: opens the doors to active members only",
+                     *           "types": [
+                     *             "member.status_changed",
+                     *             "member.deleted"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-03-01T08:00:00.000Z",
+                     *           "updated_at": "2026-03-01T08:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://doors.example.com/hooks/facility-admin",
+                 *       "types": [
+                 *         "member.status_changed",
+                 *         "member.deleted"
+                 *       ],
+                 *       "description": "Access control: opens the doors to active members only"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "facility_id": 1,
+                     *       "url": "https://doors.example.com/hooks/facility-admin",
+                     *       "description": "Access control: opens the doors to active members only",
+                     *       "types": [
+                     *         "member.status_changed",
+                     *         "member.deleted"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-03-01T08:00:00.000Z",
+                     *       "updated_at": "2026-03-01T08:00:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `webhook_endpoint_limit` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `invalid_webhook_url` */
+            422: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "facility_id": 1,
+                     *       "url": "https://doors.example.com/hooks/facility-admin",
+                     *       "description": "Access control: opens the doors to active members only",
+                     *       "types": [
+                     *         "member.status_changed",
+                     *         "member.deleted"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-03-01T08:00:00.000Z",
+                     *       "updated_at": "2026-03-01T08:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `webhook_endpoint_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `webhook_endpoint_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The endpoint after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "facility_id": 1,
+                     *       "url": "https://doors.example.com/hooks/facility-admin",
+                     *       "description": "Access control: opens the doors to active members only",
+                     *       "types": [
+                     *         "member.status_changed",
+                     *         "member.deleted"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-03-01T08:00:00.000Z",
+                     *       "updated_at": "2026-03-01T08:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `webhook_endpoint_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `invalid_webhook_url` */
+            422: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "facility_id": 1,
+                     *       "url": "https://doors.example.com/hooks/facility-admin",
+                     *       "description": "Access control: opens the doors to active members only",
+                     *       "types": [
+                     *         "member.status_changed",
+                     *         "member.deleted"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "created_at": "2026-03-01T08:00:00.000Z",
+                     *       "updated_at": "2026-03-01T08:00:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `webhook_endpoint_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued delivery */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 981,
+                     *       "endpoint_id": 3,
+                     *       "event_id": 507,
+                     *       "webhook_id": "evt_507",
+                     *       "type": "member.status_changed",
+                     *       "status": "pending",
+                     *       "attempts": 2,
+                     *       "next_attempt_at": "2026-03-09T16:47:13.101Z",
+                     *       "last_attempt_at": "2026-03-09T16:42:13.101Z",
+                     *       "last_response_status": 503,
+                     *       "last_error": "answered 503",
+                     *       "created_at": "2026-03-09T16:42:07.905Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `webhook_endpoint_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Most items in the page. A page holds fewer when its items reach the byte budget for one page (PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items. */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                facility_id: number;
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": 981,
+                     *           "endpoint_id": 3,
+                     *           "event_id": 507,
+                     *           "webhook_id": "evt_507",
+                     *           "type": "member.status_changed",
+                     *           "status": "pending",
+                     *           "attempts": 2,
+                     *           "next_attempt_at": "2026-03-09T16:47:13.101Z",
+                     *           "last_attempt_at": "2026-03-09T16:42:13.101Z",
+                     *           "last_response_status": 503,
+                     *           "last_error": "answered 503",
+                     *           "created_at": "2026-03-09T16:42:07.905Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `webhook_endpoint_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+                endpoint_id: number;
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, due now */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 981,
+                     *       "endpoint_id": 3,
+                     *       "event_id": 507,
+                     *       "webhook_id": "evt_507",
+                     *       "type": "member.status_changed",
+                     *       "status": "pending",
+                     *       "attempts": 2,
+                     *       "next_attempt_at": "2026-03-09T16:47:13.101Z",
+                     *       "last_attempt_at": "2026-03-09T16:42:13.101Z",
+                     *       "last_response_status": 503,
+                     *       "last_error": "answered 503",
+                     *       "created_at": "2026-03-09T16:42:07.905Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `webhook_endpoint_not_found`, `delivery_not_found` */
+            404: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
                     "x-request-id"?: string;

@@ -1,5 +1,8 @@
 import type { WriteContext } from '../../core/write-context.js';
 import type { Executor } from '../../db/database.js';
+import { recordChangeEvent } from '../events/event.service.js';
+import type { EventType } from '../events/event-types.js';
+import { queueWebhookDeliveries } from '../webhooks/webhook.service.js';
 import { insertAuditEvent } from './audit.repository.js';
 import type { AuditAction, ResourceType } from './audit.schemas.js';
 
@@ -43,8 +46,9 @@ function differ(was: unknown, is: unknown): boolean {
 }
 
 /**
- * Records a successful write in the audit trail. Called with the write's own
- * transaction, so the event exists exactly when the change does.
+ * Records a successful write in the audit trail, its event in the change
+ * feed (src/modules/events/) and the event's webhook deliveries. Called with the write's own transaction, so
+ * both exist exactly when the change does: every write goes through here.
  */
 export async function recordAuditEvent(
   trx: Executor,
@@ -56,8 +60,11 @@ export async function recordAuditEvent(
     action: AuditAction;
     before: Fields | null;
     after: Fields | null;
+    /** The feed's event type, when the resource and action do not say it (src/modules/events/event-types.ts). */
+    eventType?: EventType;
   },
 ): Promise<void> {
+  const occurredAt = (context.now ?? new Date()).toISOString();
   await insertAuditEvent(trx, {
     facility_id: event.facilityId,
     resource_type: event.resourceType,
@@ -67,8 +74,10 @@ export async function recordAuditEvent(
     api_key_name: context.actor.keyName,
     changes: JSON.stringify(diffFields(event.before, event.after)),
     request_id: context.requestId,
-    occurred_at: (context.now ?? new Date()).toISOString(),
+    occurred_at: occurredAt,
   });
+  const recorded = await recordChangeEvent(trx, event, occurredAt);
+  if (recorded) await queueWebhookDeliveries(trx, recorded);
 }
 
 /** Entitlements as a field map (key → value), so their changes read like any resource's. */

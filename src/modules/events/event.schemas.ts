@@ -1,0 +1,84 @@
+import { Type } from 'typebox';
+import { Id, Ref, StringEnum, Timestamp } from '../../http/schemas.js';
+import { eventExamples } from './event.examples.js';
+import { EVENT_TYPES } from './event-types.js';
+
+export const EventTypeName = StringEnum(EVENT_TYPES, {
+  $id: 'EventType',
+  description: 'What changed: the resource and what happened to it',
+  examples: ['member.status_changed'],
+});
+
+export const Event = Type.Object(
+  {
+    id: Id,
+    type: Ref(EventTypeName),
+    facility_id: Id,
+    occurred_at: Timestamp,
+    data: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'The resource after the change (plan, member or policy, as its GET answers it). ' +
+        '`*.deleted` adds `hard_deleted` (a hard delete carries the resource as it last was); ' +
+        '`member.status_changed` adds `previous_status`; `plan.entitlements_changed` is ' +
+        '`{plan_id, entitlements}` with the whole set after the change.',
+    }),
+  },
+  {
+    $id: 'Event',
+    additionalProperties: false,
+    description: 'One committed change: in the feed and, signed, in a webhook delivery',
+    examples: Object.values(eventExamples),
+  },
+);
+
+export const EventPage = Type.Object(
+  {
+    events: Type.Array(Ref(Event)),
+    next_cursor: Type.String({
+      description:
+        'Pass as `after` to read on. Always present: with no events it is the cursor the read started from ' +
+        '(or the start of the feed).',
+    }),
+  },
+  {
+    $id: 'EventPage',
+    additionalProperties: false,
+    description: 'Events in commit order, after the cursor',
+    examples: [{ events: [eventExamples['member.status_changed']], next_cursor: 'ZXY6NzkzOjUwNw' }],
+  },
+);
+
+export const MAX_WAIT_SECONDS = 30;
+
+export const EventFeedQuery = Type.Object(
+  {
+    after: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        pattern: '^ZXY6[A-Za-z0-9_-]+$',
+        'x-pattern-message': 'is not a cursor this service issued',
+        description: '`next_cursor` of the previous read; without it the feed starts at its oldest event',
+      }),
+    ),
+    types: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description: `Only these event types, comma-separated: ${EVENT_TYPES.join(', ')}`,
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Most events in the page' }),
+    ),
+    wait: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_WAIT_SECONDS,
+        default: 0,
+        description: 'Seconds to wait for an event when there is none yet (long poll)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

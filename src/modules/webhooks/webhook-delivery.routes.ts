@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { readPageRequest } from '../../core/paging.js';
+import { representationOf } from '../../core/representation.js';
+import { sendPage } from '../../http/page-reply.js';
+import { problemResponses } from '../../http/responses.js';
+import { PagingQuery, Ref } from '../../http/schemas.js';
+import { adminOnly } from './webhook.routes.js';
+import { DeliveryParams, EndpointParams, WebhookDelivery, WebhookDeliveryList } from './webhook.schemas.js';
+import { getEndpoint, queuePing, retryDelivery } from './webhook.service.js';
+import { listDeliveries, toDelivery } from './webhook-delivery.repository.js';
+
+const ONE = '/admin/facilities/:facility_id/webhook-endpoints/:endpoint_id';
+const deliveryRepresentation = representationOf(WebhookDelivery);
+
+export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('preHandler', adminOnly);
+
+  app.post(
+    `${ONE}/test`,
+    {
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'testWebhookEndpoint',
+        summary: 'Send a ping to a webhook endpoint',
+        description:
+          'Queues a `ping` message (`{"type": "ping", "facility_id", "occurred_at", "data": {"endpoint_id"}}`), ' +
+          'signed and retried like any event; follow it in the deliveries. Needs an admin key.',
+        params: EndpointParams,
+        querystring: Type.Object({}, { additionalProperties: false }),
+        response: {
+          202: { ...Ref(WebhookDelivery), description: 'The queued delivery' },
+          ...problemResponses('webhook_endpoint_not_found'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const delivery = await queuePing(app.db, request.params.facility_id, request.params.endpoint_id);
+      return reply.code(202).send(toDelivery(delivery));
+    },
+  );
+
+  app.get(
+    `${ONE}/deliveries`,
+    {
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'listWebhookDeliveries',
+        summary: 'List the deliveries of a webhook endpoint',
+        description:
+          'Deliveries by id, one page at a time, each with its status, attempts, last answer and error. ' +
+          'Needs an admin key.',
+        params: EndpointParams,
+        querystring: Type.Object({ ...PagingQuery }, { additionalProperties: false }),
+        response: {
+          200: { ...Ref(WebhookDeliveryList), description: 'One page of deliveries' },
+          ...problemResponses('webhook_endpoint_not_found'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const endpoint = await getEndpoint(app.db, request.params.facility_id, request.params.endpoint_id);
+      const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
+      return sendPage(reply, 'deliveries', page, deliveryRepresentation, async (read) =>
+        (await listDeliveries(app.db, endpoint.id, read)).map(toDelivery),
+      );
+    },
+  );
+
+  app.post(
+    `${ONE}/deliveries/:delivery_id/retry`,
+    {
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'retryWebhookDelivery',
+        summary: 'Send a delivery again',
+        description:
+          'Sends the delivery again now, with the same `webhook-id`, whatever its status: a failed one gets ' +
+          'one more attempt. Needs an admin key.',
+        params: DeliveryParams,
+        querystring: Type.Object({}, { additionalProperties: false }),
+        response: {
+          202: { ...Ref(WebhookDelivery), description: 'The delivery, due now' },
+          ...problemResponses('webhook_endpoint_not_found', 'delivery_not_found'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { facility_id, endpoint_id, delivery_id } = request.params;
+      return reply
+        .code(202)
+        .send(toDelivery(await retryDelivery(app.db, facility_id, endpoint_id, delivery_id)));
+    },
+  );
+};

@@ -1,0 +1,95 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { WebhookEndpointsTable } from '../../db/schema.js';
+import type { WebhookEndpoint } from './webhook.schemas.js';
+
+export type EndpointRow = Selectable<WebhookEndpointsTable>;
+
+export function toEndpoint(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    facility_id: row.facility_id,
+    url: row.url,
+    description: row.description,
+    types: JSON.parse(row.types),
+    enabled: row.enabled === 1,
+    disabled_reason: row.disabled_reason,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  } as WebhookEndpoint;
+}
+
+export async function insertEndpoint(
+  db: Executor,
+  values: Omit<
+    EndpointRow,
+    'id' | 'disabled_reason' | 'previous_secret' | 'previous_secret_expires_at' | 'failing_since'
+  >,
+): Promise<EndpointRow> {
+  return db.insertInto('webhook_endpoints').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findEndpoint(
+  db: Executor,
+  facilityId: number,
+  endpointId: number,
+): Promise<EndpointRow | undefined> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', endpointId)
+    .where('facility_id', '=', facilityId)
+    .executeTakeFirst();
+}
+
+export async function findEndpointById(db: Executor, endpointId: number): Promise<EndpointRow | undefined> {
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
+}
+
+export async function listEndpoints(db: Executor, facilityId: number): Promise<EndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('facility_id', '=', facilityId)
+    .orderBy('id')
+    .execute();
+}
+
+export async function countEndpoints(db: Executor, facilityId: number): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('facility_id', '=', facilityId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function updateEndpoint(
+  db: Executor,
+  endpointId: number,
+  values: Updateable<WebhookEndpointsTable>,
+): Promise<EndpointRow> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set(values)
+    .where('id', '=', endpointId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteEndpoint(db: Executor, endpointId: number): Promise<void> {
+  await db.deleteFrom('webhook_endpoints').where('id', '=', endpointId).execute();
+}
+
+/** The enabled endpoints of a facility, for the deliveries of a new event. */
+export async function enabledEndpointsOf(
+  db: Executor,
+  facilityId: number,
+): Promise<Pick<EndpointRow, 'id' | 'types'>[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'types'])
+    .where('facility_id', '=', facilityId)
+    .where('enabled', '=', 1)
+    .execute();
+}

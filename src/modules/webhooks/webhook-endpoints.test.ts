@@ -1,0 +1,129 @@
+/**
+ * Webhook endpoints: CRUD per facility, the signing secret shown once and
+ * stored encrypted, rotation, URL rules, admin keys only.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { assertInvalid, assertProblem, describeEachDialect } from '../../../test/harness.js';
+import { createApiKey } from '../../infrastructure/api-keys/api-key.service.js';
+
+const f = (facility: number) => `/admin/facilities/${facility}/webhook-endpoints`;
+const url = 'https://hooks.example.com/in';
+
+describeEachDialect('webhook endpoints', (api) => {
+  test('create answers 201 with a whsec_ secret once; reads never show it, and it is stored encrypted', async () => {
+    const facility = api.newFacility();
+    const created = await api.post(f(facility), { url, types: ['member.created'], description: 'doors' });
+    assert.equal(created.status, 201, created.text);
+    assert.match(created.body.secret, /^whsec_[A-Za-z0-9+/]{32}$/);
+    assert.equal(created.headers.location, `${f(facility)}/${created.body.id}`);
+    const { secret, ...endpoint } = created.body;
+    assert.deepEqual(endpoint, {
+      id: created.body.id,
+      facility_id: facility,
+      url,
+      description: 'doors',
+      types: ['member.created'],
+      enabled: true,
+      disabled_reason: null,
+      created_at: created.body.created_at,
+      updated_at: created.body.updated_at,
+    });
+    assert.deepEqual((await api.get(`${f(facility)}/${endpoint.id}`)).body, endpoint);
+    assert.deepEqual((await api.get(f(facility))).body, { webhook_endpoints: [endpoint] });
+    const stored = await api.app.db
+      .selectFrom('webhook_endpoints')
+      .select('secret')
+      .where('id', '=', endpoint.id)
+      .executeTakeFirstOrThrow();
+    assert.ok(!stored.secret.includes(secret.slice(6)), 'the stored secret is not the secret');
+    assert.match(stored.secret, /^v1\./);
+    assert.equal(api.app.secrets?.open(stored.secret), secret);
+  });
+
+  test('PATCH changes the fields sent; DELETE removes the endpoint (404 afterwards)', async () => {
+    const facility = api.newFacility();
+    const { body } = await api.post(f(facility), { url });
+    const patched = await api.patch(`${f(facility)}/${body.id}`, { enabled: false, types: ['plan.created'] });
+    assert.equal(patched.status, 200);
+    assert.deepEqual(
+      [patched.body.enabled, patched.body.types, patched.body.url],
+      [false, ['plan.created'], url],
+    );
+    assert.equal((await api.delete(`${f(facility)}/${body.id}`)).status, 204);
+    assertProblem(await api.get(`${f(facility)}/${body.id}`), 404, 'webhook_endpoint_not_found');
+    assertProblem(await api.delete(`${f(facility)}/${body.id}`), 404, 'webhook_endpoint_not_found');
+  });
+
+  test("another facility's endpoint is 404", async () => {
+    const [one, two] = [api.newFacility(), api.newFacility()];
+    const { body } = await api.post(f(one), { url });
+    assertProblem(await api.get(`${f(two)}/${body.id}`), 404, 'webhook_endpoint_not_found');
+    assertProblem(await api.post(`${f(two)}/${body.id}/rotate-secret`), 404, 'webhook_endpoint_not_found');
+  });
+
+  test('rotate-secret answers a new secret and keeps the previous one for 24 hours', async () => {
+    const facility = api.newFacility();
+    const { body } = await api.post(f(facility), { url });
+    const rotated = await api.post(`${f(facility)}/${body.id}/rotate-secret`);
+    assert.equal(rotated.status, 200);
+    assert.notEqual(rotated.body.secret, body.secret);
+    const row = await api.app.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', body.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(api.app.secrets?.open(row.previous_secret as string), body.secret);
+    const left = Date.parse(row.previous_secret_expires_at as string) - Date.now();
+    assert.ok(left > 23.9 * 3600_000 && left <= 24 * 3600_000);
+  });
+
+  test('a URL that is not https, or holds credentials, is 422 invalid_webhook_url; a bad type is 400', async () => {
+    const facility = api.newFacility();
+    assertProblem(
+      await api.post(f(facility), { url: 'http://hooks.example.com/in' }),
+      422,
+      'invalid_webhook_url',
+    );
+    assertProblem(
+      await api.post(f(facility), { url: 'https://me:pw@hooks.example.com/' }),
+      422,
+      'invalid_webhook_url',
+    );
+    assertInvalid(await api.post(f(facility), { url, types: ['plan.exploded'] }), '/types/0');
+    assertInvalid(await api.post(f(facility), { url: 'not a url' }), '/url');
+  });
+
+  test('a facility has at most WEBHOOK_MAX_ENDPOINTS endpoints (409)', async () => {
+    const facility = api.newFacility();
+    for (let i = 0; i < 20; i++) assert.equal((await api.post(f(facility), { url })).status, 201);
+    assertProblem(await api.post(f(facility), { url }), 409, 'webhook_endpoint_limit');
+  });
+});
+
+describeEachDialect(
+  'webhook endpoints: access',
+  (api) => {
+    test('a viewer key may neither read nor manage webhook endpoints (403); an admin key may', async () => {
+      const facility = api.newFacility();
+      const viewer = await createApiKey(api.app.db, {
+        name: `viewer-${facility}`,
+        role: 'viewer',
+        facilityIds: 'all',
+      });
+      const admin = { authorization: 'Bearer test-admin-key-0123456789' };
+      const asViewer = { authorization: `Bearer ${viewer.secret}` };
+      const created = await api.post(f(facility), { url }, admin);
+      assert.equal(created.status, 201);
+      assertProblem(await api.get(f(facility), asViewer), 403, 'forbidden');
+      assertProblem(
+        await api.get(`${f(facility)}/${created.body.id}/deliveries`, asViewer),
+        403,
+        'forbidden',
+      );
+      assertProblem(await api.post(f(facility), { url }, asViewer), 403, 'forbidden');
+      assert.equal((await api.get(`/admin/facilities/${facility}/events`, asViewer)).status, 200);
+    });
+  },
+  { authMode: 'api-key', adminApiKey: 'test-admin-key-0123456789' },
+);

@@ -1,0 +1,77 @@
+/** A webhook receiver on loopback for the tests: records what it gets, answers what it is told. */
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { App } from '../../app.js';
+import type { Db } from '../../db/database.js';
+import { deliveryWorkerSettings } from '../../modules.js';
+import { type DeliveryWorker, type DeliveryWorkerSettings, startDeliveryWorker } from './delivery.worker.js';
+
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** The status of each next answer, in order; then 204. */
+  answers: number[];
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  const answers: number[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      const status = answers.shift() ?? 204;
+      if (status < 300)
+        received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      response
+        .writeHead(status, status >= 300 && status < 400 ? { location: 'http://127.0.0.1:1/' } : {})
+        .end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    answers,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The app's delivery worker, fast: polling every 20 ms and retrying after 50 ms. */
+export function startTestWorker(
+  app: App,
+  overrides: Partial<DeliveryWorkerSettings> = {},
+  db: Db = app.db,
+): DeliveryWorker {
+  const settings = deliveryWorkerSettings(app.config, app.secrets as NonNullable<App['secrets']>);
+  return startDeliveryWorker(
+    db,
+    { ...settings, pollIntervalMs: 20, retryDelaysMs: [50, 50, 50], ...overrides },
+    app.log,
+  );
+}
+
+/** Waits until `check` holds, or fails after `timeoutMs`. */
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+export const WEBHOOK_TEST_CONFIG = { webhookAllowHttp: true, webhookAllowPrivateUrls: true };

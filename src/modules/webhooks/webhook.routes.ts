@@ -1,0 +1,216 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../core/errors.js';
+import { BODY_PROBLEMS, problemResponses } from '../../http/responses.js';
+import { FacilityParams, NoContent, NoQuery, Ref } from '../../http/schemas.js';
+import { locationOf } from '../../http/write-request.js';
+import {
+  EndpointParams,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointList,
+  WebhookEndpointPatch,
+  WebhookEndpointWithSecret,
+} from './webhook.schemas.js';
+import {
+  createEndpoint,
+  getEndpoint,
+  patchEndpoint,
+  removeEndpoint,
+  rotateSecret,
+  type WebhookSettings,
+} from './webhook.service.js';
+import { listEndpoints, toEndpoint } from './webhook-endpoint.repository.js';
+
+/** Webhook management needs an admin key, for reads too: endpoints say where a facility's data goes. */
+export async function adminOnly(request: FastifyRequest): Promise<void> {
+  if (request.principal.role !== 'admin')
+    throw new AppError('forbidden', 'Webhooks are managed with an admin key');
+}
+
+/**
+ * An answer that holds a signing secret must not be kept by the idempotency
+ * store (it would rest there unencrypted): these POSTs ignore Idempotency-Key.
+ */
+export async function ignoreIdempotencyKey(request: FastifyRequest): Promise<void> {
+  delete request.headers['idempotency-key'];
+}
+
+export function webhookSettingsOf(app: {
+  config: { webhookAllowHttp: boolean; webhookMaxEndpoints: number };
+  secrets?: WebhookSettings['secrets'];
+}): WebhookSettings {
+  return {
+    allowHttp: app.config.webhookAllowHttp,
+    maxEndpoints: app.config.webhookMaxEndpoints,
+    secrets: app.secrets,
+  };
+}
+
+const COLLECTION = '/admin/facilities/:facility_id/webhook-endpoints';
+const ONE = `${COLLECTION}/:endpoint_id`;
+
+export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const settings = webhookSettingsOf(app);
+  app.addHook('preHandler', adminOnly);
+
+  app.post(
+    COLLECTION,
+    {
+      onRequest: ignoreIdempotencyKey,
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'createWebhookEndpoint',
+        summary: 'Add a webhook endpoint',
+        description:
+          "Adds an endpoint that receives the facility's events of `types` (all when empty), signed by the " +
+          'Standard Webhooks scheme with the `secret` answered here and never again. The URL must be https ' +
+          '(422 `invalid_webhook_url`; http only with WEBHOOK_ALLOW_HTTP=true); at most WEBHOOK_MAX_ENDPOINTS ' +
+          'per facility (409 `webhook_endpoint_limit`). Needs an admin key. Idempotency-Key is ignored here.',
+        params: FacilityParams,
+        body: Ref(WebhookEndpointCreate),
+        response: {
+          201: {
+            ...Ref(WebhookEndpointWithSecret),
+            description: 'The endpoint, with its secret (shown once)',
+          },
+          ...problemResponses('invalid_webhook_url', 'webhook_endpoint_limit', ...BODY_PROBLEMS),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { endpoint, secret } = await createEndpoint(
+        app.db,
+        settings,
+        request.params.facility_id,
+        request.body,
+      );
+      reply.code(201).header('location', locationOf(request, endpoint.id));
+      return { ...toEndpoint(endpoint), secret };
+    },
+  );
+
+  app.get(
+    COLLECTION,
+    {
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'listWebhookEndpoints',
+        summary: 'List the webhook endpoints of a facility',
+        description: 'Every endpoint of the facility, by id, without secrets. Needs an admin key.',
+        params: FacilityParams,
+        querystring: NoQuery,
+        response: {
+          200: { ...Ref(WebhookEndpointList), description: 'The endpoints' },
+          ...problemResponses(),
+        },
+      },
+    },
+    async (request) => ({
+      webhook_endpoints: (await listEndpoints(app.db, request.params.facility_id)).map(toEndpoint),
+    }),
+  );
+
+  app.get(
+    ONE,
+    {
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'getWebhookEndpoint',
+        summary: 'Get one webhook endpoint',
+        description:
+          'The endpoint, without its secret; `disabled_reason` says why the service disabled it. Needs an admin key.',
+        params: EndpointParams,
+        querystring: NoQuery,
+        response: {
+          200: { ...Ref(WebhookEndpoint), description: 'The endpoint' },
+          ...problemResponses('webhook_endpoint_not_found'),
+        },
+      },
+    },
+    async (request) =>
+      toEndpoint(await getEndpoint(app.db, request.params.facility_id, request.params.endpoint_id)),
+  );
+
+  app.patch(
+    ONE,
+    {
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'updateWebhookEndpoint',
+        summary: 'Change a webhook endpoint',
+        description:
+          'Changes the fields sent. `enabled: true` re-enables an endpoint the service disabled (clearing ' +
+          '`disabled_reason`); its pending deliveries are then sent. Needs an admin key.',
+        params: EndpointParams,
+        body: Ref(WebhookEndpointPatch),
+        response: {
+          200: { ...Ref(WebhookEndpoint), description: 'The endpoint after the change' },
+          ...problemResponses('webhook_endpoint_not_found', 'invalid_webhook_url', ...BODY_PROBLEMS),
+        },
+      },
+    },
+    async (request) =>
+      toEndpoint(
+        await patchEndpoint(
+          app.db,
+          settings,
+          request.params.facility_id,
+          request.params.endpoint_id,
+          request.body,
+        ),
+      ),
+  );
+
+  app.delete(
+    ONE,
+    {
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'deleteWebhookEndpoint',
+        summary: 'Remove a webhook endpoint',
+        description: 'Removes the endpoint and its deliveries, sent or not. Needs an admin key.',
+        params: EndpointParams,
+        querystring: NoQuery,
+        response: {
+          204: NoContent,
+          ...problemResponses('webhook_endpoint_not_found'),
+        },
+      },
+    },
+    async (request, reply) => {
+      await removeEndpoint(app.db, request.params.facility_id, request.params.endpoint_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    `${ONE}/rotate-secret`,
+    {
+      onRequest: ignoreIdempotencyKey,
+      schema: {
+        tags: ['webhooks'],
+        operationId: 'rotateWebhookSecret',
+        summary: 'Give a webhook endpoint a new signing secret',
+        description:
+          'Answers a new secret, shown only here. For 24 hours deliveries carry signatures by both the new and ' +
+          'the previous secret, so the receiver can switch over. Needs an admin key.',
+        params: EndpointParams,
+        querystring: NoQuery,
+        response: {
+          200: { ...Ref(WebhookEndpointWithSecret), description: 'The endpoint with its new secret' },
+          ...problemResponses('webhook_endpoint_not_found'),
+        },
+      },
+    },
+    async (request) => {
+      const { endpoint, secret } = await rotateSecret(
+        app.db,
+        settings,
+        request.params.facility_id,
+        request.params.endpoint_id,
+      );
+      return { ...toEndpoint(endpoint), secret };
+    },
+  );
+};
