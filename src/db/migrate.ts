@@ -9,6 +9,7 @@ import * as idempotencyEtag from './migrations/0006_idempotency_etag.js';
 import * as memberSearch from './migrations/0007_member_search.js';
 import * as memberSearchPendingList from './migrations/0008_member_search_pending_list.js';
 import * as periodicJobs from './migrations/0009_periodic_jobs.js';
+import * as memberSearchSqlite from './migrations/0030_member_search_sqlite.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007_member_search': memberSearch,
   '0008_member_search_pending_list': memberSearchPendingList,
   '0009_periodic_jobs': periodicJobs,
+  '0030_member_search_sqlite': memberSearchSqlite,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
