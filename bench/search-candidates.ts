@@ -129,7 +129,7 @@ if (candidate === 'trigrams') {
     return [...out];
   };
   const byRarity = (term: string) =>
-    (counts.all(1, JSON.stringify(trigramsOf(term))) as { trigram: string; n: number }[]).sort(
+    (counts.all(1, JSON.stringify(trigramsOf(term.toLowerCase()))) as { trigram: string; n: number }[]).sort(
       (a, b) => a.n - b.n,
     );
   const searchTerm = (term: string, afterId: number) => {
@@ -148,16 +148,8 @@ if (candidate === 'trigrams') {
   );
   time('trigrams, counts only', (i) => byRarity(`m${i}.f1@example.com`));
   time('trigrams, email', (i) => searchTerm(`m${i}.f1@example.com`, 0));
-  time('trigrams, surname1 at a random place', (i) => searchTerm('surname1', i));
-  time('trigrams, member12', (i) => searchTerm('member12', 0));
-  console.log(
-    db
-      .prepare(`explain query plan select members.id from (select t0.member_id from member_trigrams as t0
-    cross join member_trigrams as t1 on t1.facility_id = 1 and t1.trigram = 'abc' and t1.member_id = t0.member_id
-    where t0.facility_id = 1 and t0.trigram = 'xyz' and t0.member_id > 0) as found cross join members on members.id = found.member_id
-    where members.facility_id = 1 order by found.member_id limit 100`)
-      .all(),
-  );
+  time('trigrams, Surname1 at a random place', (i) => searchTerm('Surname1', i));
+  time('trigrams, Member12', () => searchTerm('Member12', 0));
 }
 if (candidate === 'fts5') {
   const search =
