@@ -257,7 +257,11 @@ for (const dialect of DIALECTS) {
         if (dialect === 'sqlite') {
           const text = await planOf(search);
           assert.doesNotMatch(text, /member_search/, text);
-          assert.match(text, /SEARCH members USING (INTEGER PRIMARY KEY|(COVERING )?INDEX members_facility_id)/, text);
+          assert.match(
+            text,
+            /SEARCH members USING (INTEGER PRIMARY KEY|(COVERING )?INDEX members_facility_id)/,
+            text,
+          );
           return;
         }
         assert.ok(!search.sql.includes(INDEXED_TEXT), `asks for the indexed text:\n${search.sql}`);

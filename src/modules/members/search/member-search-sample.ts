@@ -1,7 +1,8 @@
 /**
- * How a search on PostgreSQL chooses its way: a sample of the facility's
- * members, kept for a minute, tells how common the term and each of its
- * parts are, which pg_trgm's index does not keep (migration 0007).
+ * How a search chooses its way: a sample of the facility's members, kept for
+ * a minute, tells how common the term and each of its parts (PostgreSQL) or
+ * trigrams (SQLite) are, which neither pg_trgm's index (migration 0007) nor
+ * FTS5's (migration 0030) keeps.
  */
 import { sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
