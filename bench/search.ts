@@ -31,17 +31,25 @@ const app = await buildApp(
 );
 const [first, last] = seeded.memberIdRange;
 const base = `/admin/facilities/${LARGE_FACILITY}/members`;
+/** Creates in flight at once: 32, as the benchmark's connections; CREATORS=1 for a transaction each. */
+const CREATORS = Number(process.env.CREATORS ?? 32);
 const randomId = () => first + Math.floor(Math.random() * (last - first + 1));
 
-async function measure(count: number, request: () => Promise<number>) {
+/** `count` requests, `concurrency` at a time (creates then commit in groups, as under load). */
+async function measure(count: number, request: () => Promise<number>, concurrency = 1) {
   const times: number[] = [];
   const cpu = process.cpuUsage();
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    const status = await request();
-    if (status >= 300) throw new Error(`status ${status}`);
-    times.push(performance.now() - start);
-  }
+  let sent = 0;
+  const worker = async () => {
+    while (sent < count) {
+      sent++;
+      const start = performance.now();
+      const status = await request();
+      if (status >= 300) throw new Error(`status ${status}`);
+      times.push(performance.now() - start);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
   const used = process.cpuUsage(cpu);
   times.sort((a, b) => a - b);
   return { cpuUs: (used.user + used.system) / count, medianMs: times[Math.floor(count / 2)] };
@@ -96,12 +104,12 @@ for (const setting of (process.env.FTS_SETTINGS ?? '').split(',').filter(Boolean
 }
 await measure(500, getById);
 await measure(50, searchEmail);
-await measure(300, create);
+await measure(300, create, CREATORS);
 for (let round = 1; round <= 3; round++) {
   const get = await measure(2000, getById);
   const search = await measure(200, searchEmail);
-  const creates = await measure(1000, create);
-  const bare = triggers.length === 0 ? undefined : await withoutIndex(() => measure(1000, create));
+  const creates = await measure(2000, create, CREATORS);
+  const bare = triggers.length === 0 ? undefined : await withoutIndex(() => measure(2000, create, CREATORS));
   console.log(
     `round ${round}, ${members} members, ${dialect}: GET ${get.cpuUs.toFixed(0)} µs CPU (median ${get.medianMs.toFixed(3)} ms); ` +
       `q email ${search.cpuUs.toFixed(0)} µs CPU (median ${search.medianMs.toFixed(3)} ms) = ${(search.cpuUs / get.cpuUs).toFixed(1)} × GET; ` +
