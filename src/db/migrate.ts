@@ -14,6 +14,7 @@ import * as memberFreezes from './migrations/0011_member_freezes.js';
 import * as memberExternalId from './migrations/0015_member_external_id.js';
 import * as events from './migrations/0020_events.js';
 import * as webhooks from './migrations/0021_webhooks.js';
+import * as memberSearchSqlite from './migrations/0030_member_search_sqlite.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0015_member_external_id': memberExternalId,
   '0020_events': events,
   '0021_webhooks': webhooks,
+  '0030_member_search_sqlite': memberSearchSqlite,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,7 @@
 /**
  * The list of a facility's members: filters, keyset paging, and `q`, which a
- * trigram index serves in large facilities on PostgreSQL (migration 0007).
+ * trigram index serves in large facilities (migration 0007 on PostgreSQL,
+ * 0030 on SQLite).
  */
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { DialectName, Executor } from '../../db/database.js';
@@ -9,6 +10,7 @@ import { type PageRead, type RowSizes, readPageRows } from '../../db/page-rows.j
 import type { DatabaseSchema } from '../../db/schema.js';
 import { MEMBER_COLUMNS, type MemberRecord } from './member.repository.js';
 import { chooseIndexedParts, sampleOfFacility } from './search/member-search-sample.js';
+import { chooseTrigrams, matchEvery, trustedTrigrams } from './search/member-search-sqlite.js';
 import {
   containsGlob,
   containsPattern,
@@ -53,15 +55,17 @@ const MEMBER_SIZES: RowSizes = {
  * few hundred members, are read in order, more cheaply than through the
  * index, which finds the term's members in every facility and whose cost the
  * planner underrates for common trigrams. A sample of the facility tells
- * which is which (member-search-sample.ts). SQLite has no index to search
- * (migration 0007): it reads members in order until the page is full.
+ * which is which (member-search-sample.ts). SQLite's FTS5 index is chosen
+ * the same way (member-search-sqlite.ts).
  */
 export async function listMembers(
   db: Executor,
   facilityId: number,
   filter: MemberFilter,
 ): Promise<MemberRecord[]> {
-  const indexed = filter.q === undefined || dialectOf(db) !== 'postgres' ? undefined : indexedTerm(filter.q);
+  if (filter.q !== undefined && dialectOf(db) === 'sqlite')
+    return searchSqlite(db, facilityId, filter, filter.q);
+  const indexed = filter.q === undefined ? undefined : indexedTerm(filter.q);
   if (indexed === undefined) return scanMembers(db, facilityId, filter);
   const chosen = chooseIndexedParts(await sampleOfFacility(db, facilityId), indexed);
   if (chosen === undefined) return scanMembers(db, facilityId, filter);
@@ -112,6 +116,38 @@ async function searchMembersByTrigrams(
   return (await readPageRows(query, pageRead(filter), MEMBER_SIZES, {
     plannedPerCall: true,
   })) as MemberRecord[];
+}
+
+async function searchSqlite(db: Executor, facilityId: number, filter: MemberFilter, q: string) {
+  const trigrams = trustedTrigrams(q);
+  const chosen =
+    trigrams.length === 0 ? undefined : chooseTrigrams(await sampleOfFacility(db, facilityId), q, trigrams);
+  if (chosen === undefined) return scanMembers(db, facilityId, filter);
+  return searchMembersByFts(db, facilityId, filter, chosen);
+}
+
+/**
+ * The members that FTS5's index (migration 0030) finds with every chosen
+ * trigram, each checked against the whole filter, `q` included: the index
+ * narrows, the substring rule decides.
+ */
+async function searchMembersByFts(
+  db: Executor,
+  facilityId: number,
+  filter: MemberFilter,
+  trigrams: string[],
+) {
+  const query = db
+    .selectFrom('members')
+    .select(MEMBER_COLUMNS)
+    .where(
+      sql<boolean>`id in (select rowid from member_search where member_search match ${matchEvery(trigrams)}
+        and rowid > ${filter.afterId})`,
+    )
+    .where((eb) => passesFilter(eb, 'sqlite', facilityId, filter))
+    .orderBy('id')
+    .limit(filter.limit);
+  return (await readPageRows(query, pageRead(filter), MEMBER_SIZES)) as MemberRecord[];
 }
 
 function passesFilter(

@@ -1,10 +1,12 @@
 /**
- * How a search on PostgreSQL chooses its way: a sample of the facility's
- * members, kept for a minute, tells how common the term and each of its
- * parts are, which pg_trgm's index does not keep (migration 0007).
+ * How a search chooses its way: a sample of the facility's members, kept for
+ * a minute, tells how common the term and each of its parts (PostgreSQL) or
+ * trigrams (SQLite) are, which neither pg_trgm's index (migration 0007) nor
+ * FTS5's (migration 0030) keeps.
  */
 import { sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
+import { dialectOf } from '../../../db/dialect.js';
 import { PLANNED_PER_CALL } from '../../../db/planned-per-call.js';
 import { type IndexedTerm, SEARCHED_TEXT } from './member-search-term.js';
 
@@ -64,7 +66,7 @@ export function sampleOfFacility(db: Executor, facilityId: number): Promise<Faci
   }
   if (samples.size >= MAX_SAMPLES) samples.delete(samples.keys().next().value as number);
   // The promise is kept, so that the searches that arrive while it runs share it.
-  const sample = takeSample(db, facilityId);
+  const sample = dialectOf(db) === 'postgres' ? takeSample(db, facilityId) : takeSqliteSample(db, facilityId);
   samples.set(facilityId, { sample, until: now + SAMPLE_TTL_MS });
   sample.catch(() => {
     if (samples.get(facilityId)?.sample === sample) samples.delete(facilityId);
@@ -107,6 +109,40 @@ async function takeSample(db: Executor, facilityId: number): Promise<FacilitySam
     from counted
     ${PLANNED_PER_CALL}`.execute(db);
   return { members: Number(rows[0].members), texts: rows[0].texts ?? [] };
+}
+
+/**
+ * The same sample on SQLite, which has neither `lateral` nor `distinct on`:
+ * each stretch is a subquery of its own, and a member that two stretches
+ * share (in a facility whose ids are few and far between) is kept once.
+ */
+async function takeSqliteSample(db: Executor, facilityId: number): Promise<FacilitySample> {
+  const { rows } = await sql<{ members: number; stretch: string | null }>`
+    with recursive segment(n) as (select 0 union all select n + 1 from segment where n < ${SEGMENTS - 1}),
+    counted as (
+      select count(*) as members
+      from (select 1 from members where facility_id = ${facilityId} limit ${SMALL_FACILITY + 1})
+    ),
+    bounds as (select min(id) as low, max(id) as high from members where facility_id = ${facilityId})
+    select counted.members, (
+      select json_group_array(json_array(id, text)) from (
+        select id, lower(first_name) || char(10) || lower(coalesce(last_name, '')) || char(10)
+          || coalesce(email_folded, '') as text
+        from members
+        where facility_id = ${facilityId} and id >= bounds.low + (bounds.high - bounds.low) * segment.n / ${SEGMENTS}
+        order by id
+        limit ${PER_SEGMENT}
+      )
+    ) as stretch
+    from counted, bounds, segment
+    where counted.members > ${SMALL_FACILITY} or segment.n = 0`.execute(db);
+  const members = Number(rows[0]?.members ?? 0);
+  if (members <= SMALL_FACILITY) return { members, texts: [] };
+  const texts = new Map<number, string>();
+  for (const { stretch } of rows) {
+    for (const [id, text] of JSON.parse(stretch ?? '[]') as [number, string][]) texts.set(id, text);
+  }
+  return { members, texts: [...texts.values()] };
 }
 
 /**

@@ -18,11 +18,16 @@ export function containsPattern(text: string): string {
  */
 export function containsGlob(text: string): string {
   const classes = Array.from(text, (char) => {
-    const cases = new Set([char, char.toLowerCase(), char.toUpperCase()]);
-    const variants = [...cases].filter((c) => Array.from(c).length === 1);
+    const variants = caseVariants(char);
     return variants.length > 1 || '*?['.includes(char) ? `[${variants.join('')}]` : char;
   });
   return `*${classes.join('')}*`;
+}
+
+/** A character with its lower and upper case, each where it is a single character (`ß` has no upper case of one). */
+export function caseVariants(char: string): string[] {
+  const cases = new Set([char, char.toLowerCase(), char.toUpperCase()]);
+  return [...cases].filter((c) => Array.from(c).length === 1);
 }
 
 /** A term as the trigram index (PostgreSQL) is asked for it. */

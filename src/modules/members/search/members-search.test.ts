@@ -6,7 +6,7 @@ import { SMALL_FACILITY } from './member-search-sample.js';
 /**
  * `q` in a facility too large to read whole for every search: PostgreSQL's
  * trigram index finds the members of a rare term, a common term is read in
- * order (SQLite reads every term in order), and the answers must be the same
+ * order (SQLite's FTS5 index, migration 0030, likewise), and the answers must be the same
  * as in a small facility, whatever the sample of the facility said.
  */
 describeEachDialect('member search in a large facility', (api) => {
