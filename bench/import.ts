@@ -2,7 +2,7 @@
  * The CSV import at scale: 50,000 members (the most one import takes) into
  * an empty facility, on a SQLite file or PostgreSQL, in this process; prints
  * the time, rows a second, and the process's peak RSS against its RSS before.
- *   npm run bench:import -- [--db sqlite|postgres] [--rows 50000]
+ *   npm run bench:import -- [--db sqlite|postgres] [--rows 50000] [--on-error abort|skip]
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,11 @@ import { openDatabase } from '../src/db/database.js';
 import { createTestDatabase } from '../test/harness.js';
 
 const { values } = parseArgs({
-  options: { db: { type: 'string', default: 'sqlite' }, rows: { type: 'string', default: '50000' } },
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    rows: { type: 'string', default: '50000' },
+    'on-error': { type: 'string', default: 'abort' },
+  },
 });
 const rows = Number(values.rows);
 const url =
@@ -43,7 +47,7 @@ const sampler = setInterval(() => {
 const started = performance.now();
 const response = await app.inject({
   method: 'POST',
-  url: '/admin/facilities/1/members/import?on_error=abort&match_by=external_id',
+  url: `/admin/facilities/1/members/import?on_error=${values['on-error']}&match_by=external_id`,
   headers: { 'content-type': 'text/csv' },
   payload: csv,
 });

@@ -10,7 +10,7 @@ node --import tsx src/runtime-check.ts
 shopt -s globstar nullglob
 # Files that time a real service process or measure its memory run on their own, after the
 # rest: beside three other test files on two cores they would measure the machine's load.
-alone=(test/hostile-clients.test.ts)
+alone=(test/hostile-clients.test.ts src/modules/members/csv/members-import-memory.test.ts)
 if [ $# -gt 0 ]; then files=("$@"); else
   files=()
   for file in src/**/*.test.ts test/**/*.test.ts packages/*/test/**/*.test.ts; do

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { AppError, type ErrorCode, type FieldError } from '../../../core/errors.js';
 import type { WriteContext } from '../../../core/write-context.js';
 import type { Db, Executor } from '../../../db/database.js';
+import { planQueriesPerCall } from '../../../db/transaction-planning.js';
 import { findMemberIdByKey } from '../member.repository.js';
 import type { Member, MemberCreate, MemberPatch } from '../member.schemas.js';
 import { createMemberIn, patchMemberIn } from '../member.service.js';
@@ -88,6 +89,7 @@ export async function importMembers(
   while (!done) {
     try {
       await db.transaction().execute(async (trx) => {
+        await planQueriesPerCall(trx);
         for (let inChunk = 0; oneTransaction || inChunk < options.chunkRows; inChunk++) {
           const next = await iterator.next();
           if (next.done) {

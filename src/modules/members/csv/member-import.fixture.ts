@@ -1,0 +1,48 @@
+/**
+ * Imports `rows` generated members into facility 1 of the database at `url`,
+ * in this process, and prints one JSON line: the answer's status and counts,
+ * the seconds it took, and the process's RSS before and at its peak. Run with
+ * npm start's memory flags by members-import-memory.test.ts.
+ *   node --import tsx member-import.fixture.ts <database url> <rows>
+ */
+import { buildApp } from '../../../app.js';
+import { loadConfig } from '../../../config.js';
+import { openDatabase } from '../../../db/database.js';
+
+const [url, rowsArgument] = process.argv.slice(2);
+const rows = Number(rowsArgument);
+const database = openDatabase(url);
+const app = await buildApp(
+  { ...loadConfig({}), databaseUrl: url, authMode: 'none' },
+  { database, logger: false },
+);
+
+const lines = ['external_id;first_name;last_name;email;phone;date_of_birth;role;notes'];
+for (let i = 1; i <= rows; i++) {
+  lines.push(
+    `EXT-${i};First${i};"Last; ${i}";member${i}@example.com;+49 30 ${i};1990-01-01;member;"A note\r\nover two lines"`,
+  );
+}
+const csv = Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`);
+lines.length = 0;
+
+const rssBefore = process.memoryUsage.rss();
+let rssPeak = rssBefore;
+const sampler = setInterval(() => {
+  rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+}, 20);
+const started = performance.now();
+const response = await app.inject({
+  method: 'POST',
+  url: '/admin/facilities/1/members/import?match_by=external_id',
+  headers: { 'content-type': 'text/csv' },
+  payload: csv,
+});
+const seconds = (performance.now() - started) / 1000;
+clearInterval(sampler);
+const { counts } = JSON.parse(response.body);
+process.stdout.write(
+  `${JSON.stringify({ status: response.statusCode, counts, seconds, bytes: csv.length, rssBefore, rssPeak })}\n`,
+);
+await app.close();
+await database.close();
