@@ -4,6 +4,7 @@ import { ActivityScreen } from './activity';
 import type { SignedIn } from './api';
 import { Facility, type FacilityContext } from './context';
 import { FacilitySwitcher, rememberFacility } from './facility';
+import { ImportExportScreen } from './import-export/screen';
 import { MembersScreen } from './members/screen';
 import { PlansScreen } from './plans/screen';
 import { PolicyScreen } from './policy';
@@ -19,6 +20,7 @@ const SCREENS: { path: string; label: string; component: ComponentType<{ route: 
   { path: 'plans', label: 'Plans', component: PlansScreen },
   { path: 'policy', label: 'Policy', component: PolicyScreen },
   { path: 'activity', label: 'Activity', component: ActivityScreen },
+  { path: 'import', label: 'Import & export', component: ImportExportScreen },
 ];
 
 interface ShellProps {
