@@ -83,11 +83,17 @@ describeConsole('console: import and export', ({ api, consoleUrl, newPage, viewe
     await screenshot(page, `import-report-375-${api.dialect}`);
     await page.setViewportSize({ width: 1440, height: 900 });
     // A double click imports once: one Idempotency-Key for this file and these options.
+    const keys: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/members/import?dry_run=false'))
+        keys.push(request.headers()['idempotency-key']);
+    });
     await importButton.dblclick();
     await page.getByText('Imported: 3 created, 0 updated.').waitFor();
     assert.equal(await count(page, 'Created'), '3');
     assert.equal(await count(page, 'Failed'), '1');
     assert.equal(await importButton.isDisabled(), true);
+    assert.equal(keys.length > 0 && keys.every((key) => /^[0-9a-f]{32}$/.test(key) && key === keys[0]), true);
     const listed = await api.get(`/admin/facilities/${facility}/members?limit=100`, auth);
     assert.deepEqual(listed.body.members.map((m: { external_id: string }) => m.external_id).sort(), [
       'X-1',
