@@ -13,7 +13,7 @@ import { useLoad } from './ui';
 
 /**
  * The screens, in the navigation's order. A feature that lands later (CSV
- * import and export, webhooks) adds one entry here and one component.
+ * import and export, then webhooks) adds one entry here and one component.
  */
 const SCREENS: { path: string; label: string; component: ComponentType<{ route: Route }> }[] = [
   { path: 'members', label: 'Members', component: MembersScreen },
