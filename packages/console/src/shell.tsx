@@ -4,6 +4,7 @@ import { ActivityScreen } from './activity';
 import type { SignedIn } from './api';
 import { Facility, type FacilityContext } from './context';
 import { FacilitySwitcher, rememberFacility } from './facility';
+import { ImportExportScreen } from './import-export/screen';
 import { MembersScreen } from './members/screen';
 import { PlansScreen } from './plans/screen';
 import { PolicyScreen } from './policy';
@@ -12,13 +13,14 @@ import { useLoad } from './ui';
 
 /**
  * The screens, in the navigation's order. A feature that lands later (CSV
- * import and export, webhooks) adds one entry here and one component.
+ * import and export, then webhooks) adds one entry here and one component.
  */
 const SCREENS: { path: string; label: string; component: ComponentType<{ route: Route }> }[] = [
   { path: 'members', label: 'Members', component: MembersScreen },
   { path: 'plans', label: 'Plans', component: PlansScreen },
   { path: 'policy', label: 'Policy', component: PolicyScreen },
   { path: 'activity', label: 'Activity', component: ActivityScreen },
+  { path: 'import', label: 'Import & export', component: ImportExportScreen },
 ];
 
 interface ShellProps {

@@ -1,0 +1,137 @@
+import type { MemberExportQuery } from '@facility-admin/client';
+import { useState } from 'preact/hooks';
+import { useFacility } from '../context';
+import { usePlans } from '../members/list';
+import { ROLES, STATUSES } from '../members/status';
+import { Field, ProblemNotice } from '../ui';
+
+type Step =
+  | { state: 'idle' }
+  | { state: 'busy' }
+  | { state: 'done'; name: string; size: number }
+  | { state: 'error'; error: unknown };
+
+/** Saves bytes as a file: an object URL on a link with `download` (no navigation, nothing the CSP governs). */
+function save(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** The members with the list's filters, as the CSV file an import reads back. */
+export function ExportForm() {
+  const { client, facilityId } = useFacility();
+  const plans = usePlans();
+  const [q, setQ] = useState('');
+  const [status, setStatus] = useState('');
+  const [role, setRole] = useState('');
+  const [planId, setPlanId] = useState('');
+  const [sportId, setSportId] = useState('');
+  const [step, setStep] = useState<Step>({ state: 'idle' });
+  const sportInvalid = sportId !== '' && !/^[1-9]\d*$/.test(sportId);
+
+  const download = async () => {
+    if (step.state === 'busy' || sportInvalid) return;
+    setStep({ state: 'busy' });
+    const query: MemberExportQuery = {};
+    if (q.trim()) query.q = q.trim();
+    if (status) query.status = status;
+    if (role) query.role = role;
+    if (planId) query.plan_id = Number(planId);
+    if (sportId) query.sport_id = Number(sportId);
+    try {
+      const stream = await client.exportMembers(facilityId, query);
+      const blob = new Blob([await new Response(stream).arrayBuffer()], { type: 'text/csv' });
+      const name = `members-facility-${facilityId}-${new Date().toISOString().slice(0, 10)}.csv`;
+      save(blob, name);
+      setStep({ state: 'done', name, size: blob.size });
+    } catch (error) {
+      setStep({ state: 'error', error });
+    }
+  };
+
+  return (
+    <section class="form" aria-labelledby="export-title">
+      <h2 id="export-title">Export members</h2>
+      <p class="hint">The file has the members these filters find, and imports back as it is.</p>
+      <div class="filters">
+        <Field label="Search" hint="Name or email, any part">
+          {(props) => (
+            <input {...props} type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+          )}
+        </Field>
+        <Field label="Status">
+          {(props) => (
+            <select {...props} value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+              <option value="">Any but removed</option>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Role">
+          {(props) => (
+            <select {...props} value={role} onChange={(e) => setRole(e.currentTarget.value)}>
+              <option value="">Any</option>
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Plan">
+          {(props) => (
+            <select {...props} value={planId} onChange={(e) => setPlanId(e.currentTarget.value)}>
+              <option value="">Any</option>
+              {(plans.data ?? []).map((plan) => (
+                <option key={plan.id} value={String(plan.id)}>
+                  {plan.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Sport id" error={sportInvalid ? 'A whole number above 0' : undefined}>
+          {(props) => (
+            <input
+              {...props}
+              inputMode="numeric"
+              value={sportId}
+              onInput={(e) => setSportId(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+      </div>
+      <div class="actions wrap">
+        <button
+          type="button"
+          class="primary"
+          disabled={step.state === 'busy' || sportInvalid}
+          onClick={download}
+        >
+          Download CSV
+        </button>
+      </div>
+      <p class="status-line" role="status">
+        {step.state === 'busy' && 'Preparing the file…'}
+        {step.state === 'done' && `Saved ${step.name} (${formatSize(step.size)}).`}
+      </p>
+      {step.state === 'error' && <ProblemNotice error={step.error} />}
+      {plans.state === 'error' && <ProblemNotice error={plans.error} />}
+    </section>
+  );
+}
+
+function formatSize(bytes: number): string {
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KiB`;
+}
