@@ -7,14 +7,14 @@ import { formatDate, formatTimestamp } from '../format';
 import { href } from '../router';
 import { Badge, ConfirmDialog, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
 import { bodyOf, MemberForm } from './form';
+import { FreezesPanel } from './freezes';
 import { planName, usePlans } from './list';
 import { allowedTransitions, fullName, moveLabel, statusReason } from './status';
 
-/**
- * Panels a later feature adds to the member page (freezes with dates, once the
- * lifecycle issue lands): each gets the member and its ETag, and a way to reload.
- */
-export const MEMBER_PANELS: ComponentType<{ member: Member; etag: string; reload: () => void }>[] = [];
+/** Panels below the member's fields (its freezes): each gets the member and its ETag, and a way to reload. */
+export const MEMBER_PANELS: ComponentType<{ member: Member; etag: string; reload: () => void }>[] = [
+  FreezesPanel,
+];
 
 /** Fields the page shows by name; any other field the service adds is listed after them as it comes. */
 const SHOWN = new Set([
