@@ -15,6 +15,14 @@ export function freezeState(freeze: Freeze, today: string): FreezeState {
   return 'under way';
 }
 
+/** A freeze not over yet can be cancelled; one whose last day is today ends anyway, so it offers nothing. */
+function cancellable(freeze: Freeze, today: string): boolean {
+  const state = freezeState(freeze, today);
+  return (
+    state === 'planned' || (state === 'under way' && (freeze.ends_on === null || freeze.ends_on > today))
+  );
+}
+
 /** Only these members can be frozen (the service says 409 `invalid_status_transition` to others). */
 const FREEZABLE = new Set(['active', 'frozen']);
 
@@ -89,14 +97,20 @@ export function FreezesPanel({ member, etag, reload }: { member: Member; etag: s
                     </td>
                     <td data-label="Reason">{freeze.reason ?? '—'}</td>
                     <td data-label="State">
-                      <span class={`badge badge-freeze-${state.replace(' ', '-')}`}>{state}</span>
-                      {freeze.cancelled_at !== null && (
-                        <span class="muted small"> {formatTimestamp(freeze.cancelled_at, timeZone)}</span>
-                      )}
+                      {/* One box: in the narrow layout the cell is a flex row, which would stretch the badge. */}
+                      <span>
+                        <span class={`badge badge-freeze-${state.replace(' ', '-')}`}>{state}</span>
+                        {freeze.cancelled_at !== null && (
+                          <span class="muted small">
+                            {' '}
+                            on {formatTimestamp(freeze.cancelled_at, timeZone)}
+                          </span>
+                        )}
+                      </span>
                     </td>
                     {canWrite && (
                       <td class="row-actions">
-                        {(state === 'planned' || state === 'under way') && (
+                        {cancellable(freeze, today) && (
                           <button type="button" class="danger" onClick={() => setCancelling(freeze)}>
                             Cancel
                             <span class="visually-hidden">
