@@ -40,6 +40,18 @@ export function formatDate(day: string | null | undefined): string {
   );
 }
 
+/** Today's calendar day (YYYY-MM-DD) in a timezone: the facility's today, not the browser's. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  } catch {
+    return now.toISOString().slice(0, 10);
+  }
+  const part = (type: string) => format.formatToParts(now).find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
 /** Digits after the decimal point of a currency (JPY 0, EUR 2, BHD 3). */
 export function minorDigits(currency: string): number {
   try {

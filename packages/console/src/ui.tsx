@@ -131,13 +131,23 @@ interface ConfirmProps {
   title: string;
   children: ComponentChildren;
   confirmLabel: string;
+  /** The words of the button that backs out ("Cancel"; "Keep it" when the action itself cancels). */
+  cancelLabel?: string;
   danger?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
 /** A modal question: the native dialog keeps focus inside, Escape cancels, focus goes back where it was. */
-export function ConfirmDialog({ title, children, confirmLabel, danger, onConfirm, onCancel }: ConfirmProps) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  danger,
+  onConfirm,
+  onCancel,
+}: ConfirmProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -151,7 +161,7 @@ export function ConfirmDialog({ title, children, confirmLabel, danger, onConfirm
       <div>{children}</div>
       <div class="actions">
         <button type="button" onClick={onCancel}>
-          Cancel
+          {cancelLabel}
         </button>
         <button type="button" class={danger ? 'danger' : 'primary'} onClick={onConfirm}>
           {confirmLabel}

@@ -130,7 +130,7 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
     await page.getByRole('heading', { name: 'Alan Turing' }).waitFor();
     // From active: freeze, suspend, cancel; never "Activate".
     assert.equal(await page.getByRole('button', { name: 'Activate' }).count(), 0);
-    await page.getByRole('button', { name: 'Freeze' }).click();
+    await page.getByRole('button', { name: 'Freeze', exact: true }).click();
     await page.locator('.screen-head .badge', { hasText: 'frozen' }).waitFor();
     await page.getByRole('button', { name: 'Activate' }).click();
     await page.locator('.screen-head .badge', { hasText: 'active' }).waitFor();
@@ -140,6 +140,10 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
     await page.waitForFunction(() => document.querySelectorAll('.timeline > li').length === 3);
     assert.match((await timeline.first().textContent()) ?? '', /changed.*status.*frozen.*active/s);
     assert.match((await timeline.last().textContent()) ?? '', /created/);
+    // The move to frozen opened a freeze and the move back ended it today: listed, nothing left to cancel.
+    await page.locator('.freezes tbody tr', { hasText: 'under way' }).waitFor();
+    await page.locator('.freezes td', { hasText: 'Open-ended' }).waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('button', { name: /^Cancel the freeze/ }).count(), 0);
     await assertAccessible(page, 'member page');
     await screenshot(page, `member-${api.dialect}`);
     assertNoPageProblems(page);
@@ -234,7 +238,7 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
       const member = {
         ...(await response.json()),
         allowed_transitions: ['cancelled'],
-        ends_on: '2027-03-31',
+        locker_number: 'B-12',
       };
       await route.fulfill({ response, json: member });
     });
@@ -242,8 +246,41 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
     await page.getByRole('heading', { name: 'Hedy' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Cancel membership' }).count(), 1);
     assert.equal(await page.getByRole('button', { name: /Freeze|Suspend/ }).count(), 0);
-    await page.locator('dt', { hasText: 'ends on' }).waitFor();
-    await page.locator('dd', { hasText: '2027-03-31' }).waitFor();
+    await page.locator('dt', { hasText: 'locker number' }).waitFor();
+    await page.locator('dd', { hasText: 'B-12' }).waitFor();
+    assertNoPageProblems(page);
+  });
+
+  it("sets and clears the membership's end and the waiver, and names them on the page", async () => {
+    const facility = api.newFacility();
+    const created = await api.post(`/admin/facilities/${facility}/members`, { first_name: 'Radia' }, auth);
+    const url = `/admin/facilities/${facility}/members/${created.body.id}`;
+    const page = await newPage();
+    await signIn(page, consoleUrl(), ADMIN_KEY, facility);
+    await page.goto(`${consoleUrl()}#/f/${facility}/members/${created.body.id}`);
+    await page.locator('dd', { hasText: 'No end date' }).waitFor();
+    await page.locator('dd', { hasText: 'Not signed' }).waitFor();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Membership ends').fill('2030-03-31');
+    await page.getByLabel('Waiver').selectOption({ label: 'Signed now' });
+    await assertAccessible(page, 'member form');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('dt', { hasText: 'Membership ends' }).waitFor();
+    await page.locator('dd', { hasText: 'No end date' }).waitFor({ state: 'detached' });
+    let member = (await api.get(url, auth)).body;
+    assert.equal(member.ends_on, '2030-03-31');
+    assert.ok(Date.now() - Date.parse(member.waiver_signed_at) < 60_000);
+    assert.equal(await page.locator('dd', { hasText: 'Not signed' }).count(), 0);
+    // Saved again untouched, the waiver keeps its time; emptied, both are cleared.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    assert.match(await page.getByLabel('Waiver').inputValue(), /^\d{4}-.*Z$/);
+    await page.getByLabel('Membership ends').fill('');
+    await page.getByLabel('Waiver').selectOption({ label: 'Not signed' });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('dd', { hasText: 'No end date' }).waitFor();
+    member = (await api.get(url, auth)).body;
+    assert.equal(member.ends_on, null);
+    assert.equal(member.waiver_signed_at, null);
     assertNoPageProblems(page);
   });
 });

@@ -1,5 +1,7 @@
 import type { Member, Plan } from '@facility-admin/client';
 import { useState } from 'preact/hooks';
+import { useFacility } from '../context';
+import { formatTimestamp } from '../format';
 import { Field, fieldErrors, ProblemNotice } from '../ui';
 import { ROLES } from './status';
 
@@ -17,9 +19,13 @@ const FIELDS = [
   'status',
   'plan_id',
   'joined_on',
+  'ends_on',
+  'waiver_signed_at',
   'notes',
 ] as const;
 const NUMERIC = new Set(['sport_id', 'plan_id']);
+/** The waiver's choice "Signed now": the time is taken when the form is sent. */
+const SIGNED_NOW = 'now';
 
 export function draftOf(member?: Member): MemberDraft {
   const draft = {} as MemberDraft;
@@ -43,6 +49,7 @@ export function bodyOf(draft: MemberDraft, before?: Member): Record<string, unkn
     const text = draft[field].trim();
     if (!before && text === '') continue;
     if (text === '') body[field] = null;
+    else if (field === 'waiver_signed_at' && text === SIGNED_NOW) body[field] = new Date().toISOString();
     else body[field] = NUMERIC.has(field) && /^\d+$/.test(text) ? Number(text) : text;
   }
   return body;
@@ -60,6 +67,7 @@ interface Props {
 
 /** Create and edit: every field labelled, its error beside it. */
 export function MemberForm({ member, plans, submitLabel, onSubmit, onCancel, onReload }: Props) {
+  const { timeZone } = useFacility();
   const [draft, setDraft] = useState(() => draftOf(member));
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -71,8 +79,9 @@ export function MemberForm({ member, plans, submitLabel, onSubmit, onCancel, onR
     label: string,
     type: 'text' | 'email' | 'tel' | 'date' = 'text',
     extra: Record<string, unknown> = {},
+    hint?: string,
   ) => (
-    <Field label={label} error={errors[field]}>
+    <Field label={label} error={errors[field]} hint={hint}>
       {(props) => (
         // One input of several types: the cast keeps preact's per-type attribute unions out of the way.
         <input
@@ -111,6 +120,25 @@ export function MemberForm({ member, plans, submitLabel, onSubmit, onCancel, onR
         {text('phone', 'Phone', 'tel')}
         {text('date_of_birth', 'Date of birth', 'date')}
         {text('joined_on', 'Joined on', 'date')}
+        {text('ends_on', 'Membership ends', 'date', {}, 'The last day; empty for none')}
+        <Field label="Waiver" error={errors.waiver_signed_at}>
+          {(props) => (
+            <select
+              {...props}
+              name="waiver_signed_at"
+              value={draft.waiver_signed_at}
+              onChange={set('waiver_signed_at')}
+            >
+              <option value="">Not signed</option>
+              {member?.waiver_signed_at && (
+                <option value={member.waiver_signed_at}>
+                  Signed {formatTimestamp(member.waiver_signed_at, timeZone)}
+                </option>
+              )}
+              <option value={SIGNED_NOW}>Signed now</option>
+            </select>
+          )}
+        </Field>
         <Field label="Plan" error={errors.plan_id}>
           {(props) => (
             <select {...props} name="plan_id" value={draft.plan_id} onChange={set('plan_id')}>

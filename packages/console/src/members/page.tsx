@@ -7,14 +7,14 @@ import { formatDate, formatTimestamp } from '../format';
 import { href } from '../router';
 import { Badge, ConfirmDialog, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
 import { bodyOf, MemberForm } from './form';
+import { FreezesPanel } from './freezes';
 import { planName, usePlans } from './list';
-import { allowedTransitions, fullName, moveLabel } from './status';
+import { allowedTransitions, fullName, moveLabel, statusReason } from './status';
 
-/**
- * Panels a later feature adds to the member page (freezes with dates, once the
- * lifecycle issue lands): each gets the member and its ETag, and a way to reload.
- */
-export const MEMBER_PANELS: ComponentType<{ member: Member; etag: string; reload: () => void }>[] = [];
+/** Panels below the member's fields (its freezes): each gets the member and its ETag, and a way to reload. */
+export const MEMBER_PANELS: ComponentType<{ member: Member; etag: string; reload: () => void }>[] = [
+  FreezesPanel,
+];
 
 /** Fields the page shows by name; any other field the service adds is listed after them as it comes. */
 const SHOWN = new Set([
@@ -28,8 +28,11 @@ const SHOWN = new Set([
   'sport_id',
   'role',
   'status',
+  'status_reason',
   'plan_id',
   'joined_on',
+  'ends_on',
+  'waiver_signed_at',
   'notes',
   'status_changed_at',
   'created_at',
@@ -148,8 +151,16 @@ export function MemberPage({ memberId }: { memberId: number }) {
           <dd>{member.sport_id ?? 'All sports'}</dd>
           <dt>Joined on</dt>
           <dd>{formatDate(member.joined_on)}</dd>
+          <dt>Membership ends</dt>
+          <dd>{member.ends_on ? formatDate(member.ends_on) : 'No end date'}</dd>
+          <dt>Waiver signed</dt>
+          <dd>
+            {member.waiver_signed_at ? formatTimestamp(member.waiver_signed_at, timeZone) : 'Not signed'}
+          </dd>
           <dt>Status since</dt>
           <dd>{formatTimestamp(member.status_changed_at, timeZone)}</dd>
+          <dt>Status reason</dt>
+          <dd>{statusReason(member.status_reason)}</dd>
           <dt>Notes</dt>
           <dd class="pre">{member.notes ?? '—'}</dd>
           {extras.map(([field, value]) => (

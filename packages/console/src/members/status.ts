@@ -20,3 +20,13 @@ export const ROLES = ['member', 'coach', 'staff', 'admin'] as const;
 export function fullName(member: Pick<Member, 'first_name' | 'last_name'>): string {
   return [member.first_name, member.last_name].filter(Boolean).join(' ');
 }
+
+/** Why the status last changed: the schedule's codes in words, a person's text as written. */
+export function statusReason(reason: string | null): string {
+  if (reason === null) return '—';
+  return (
+    { freeze_started: 'A freeze started', freeze_ended: 'A freeze ended', expired: 'The membership ended' }[
+      reason
+    ] ?? reason
+  );
+}

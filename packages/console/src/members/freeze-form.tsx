@@ -1,0 +1,90 @@
+import type { FreezeCreate } from '@facility-admin/client';
+import { useId, useState } from 'preact/hooks';
+import { idempotencyKeys } from '../api';
+import { useFacility } from '../context';
+import { todayIn } from '../format';
+import { Field, fieldErrors, ProblemNotice } from '../ui';
+
+const EMPTY = { starts_on: '', ends_on: '', reason: '' };
+
+/**
+ * Plans a dated freeze. The form keeps one Idempotency-Key per body, so a
+ * double submit plans one freeze; a refusal (overlap, the yearly limit, the
+ * policy) shows its detail, and a date's error beside its field.
+ */
+export function FreezeForm({ memberId, onPlanned }: { memberId: number; onPlanned: () => void }) {
+  const { client, facilityId, timeZone } = useFacility();
+  const [draft, setDraft] = useState(EMPTY);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const [keyFor] = useState(idempotencyKeys);
+  const headingId = useId();
+  const errors = fieldErrors(error);
+  const today = todayIn(timeZone);
+  const set = (field: keyof typeof EMPTY) => (e: { currentTarget: { value: string } }) =>
+    setDraft({ ...draft, [field]: e.currentTarget.value });
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(undefined);
+    const reason = draft.reason.trim();
+    const body: FreezeCreate = { starts_on: draft.starts_on, ends_on: draft.ends_on };
+    if (reason) body.reason = reason;
+    try {
+      await client.freezes.create(facilityId, memberId, body, { idempotencyKey: keyFor(body) });
+      setDraft(EMPTY);
+      onPlanned();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="form freeze-form" onSubmit={submit} noValidate aria-labelledby={headingId}>
+      <h3 id={headingId}>Plan a freeze</h3>
+      <div class="grid">
+        <Field label="From" hint="The first frozen day" error={errors.starts_on}>
+          {(props) => (
+            <input
+              {...props}
+              name="starts_on"
+              type="date"
+              min={today}
+              required
+              value={draft.starts_on}
+              onInput={set('starts_on')}
+            />
+          )}
+        </Field>
+        <Field label="To" hint="The last frozen day" error={errors.ends_on}>
+          {(props) => (
+            <input
+              {...props}
+              name="ends_on"
+              type="date"
+              min={draft.starts_on || today}
+              required
+              value={draft.ends_on}
+              onInput={set('ends_on')}
+            />
+          )}
+        </Field>
+        <Field label="Reason (optional)" error={errors.reason}>
+          {(props) => (
+            <input {...props} name="reason" autoComplete="off" value={draft.reason} onInput={set('reason')} />
+          )}
+        </Field>
+      </div>
+      {error !== undefined && <ProblemNotice error={error} />}
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Planning…' : 'Plan freeze'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,155 @@
+import { type Freeze, type Member, paginate } from '@facility-admin/client';
+import { useState } from 'preact/hooks';
+import { useFacility } from '../context';
+import { formatDate, formatTimestamp, todayIn } from '../format';
+import { ConfirmDialog, Empty, Loading, ProblemNotice, useLoad } from '../ui';
+import { FreezeForm } from './freeze-form';
+
+export type FreezeState = 'planned' | 'under way' | 'ended' | 'cancelled';
+
+/** Where a freeze stands on the facility's today: cancelled first, then by its dates. */
+export function freezeState(freeze: Freeze, today: string): FreezeState {
+  if (freeze.cancelled_at !== null) return 'cancelled';
+  if (freeze.starts_on > today) return 'planned';
+  if (freeze.ends_on !== null && freeze.ends_on < today) return 'ended';
+  return 'under way';
+}
+
+/** A freeze not over yet can be cancelled; one whose last day is today ends anyway, so it offers nothing. */
+function cancellable(freeze: Freeze, today: string): boolean {
+  const state = freezeState(freeze, today);
+  return (
+    state === 'planned' || (state === 'under way' && (freeze.ends_on === null || freeze.ends_on > today))
+  );
+}
+
+/** Only these members can be frozen (the service says 409 `invalid_status_transition` to others). */
+const FREEZABLE = new Set(['active', 'frozen']);
+
+/**
+ * The member's dated freezes: every one (a member has at most 100), with its
+ * state; admins plan new ones and cancel those not over. A change reloads the
+ * member too: a freeze from today, or one cancelled while under way, moves its status.
+ */
+export function FreezesPanel({ member, etag, reload }: { member: Member; etag: string; reload: () => void }) {
+  const { client, facilityId, canWrite, timeZone } = useFacility();
+  // Keyed on the ETag as well: a move to or from frozen opens or ends a freeze.
+  const list = useLoad(async () => {
+    const all: Freeze[] = [];
+    for await (const freeze of paginate((cursor) =>
+      client.freezes.list(facilityId, member.id, cursor ? { cursor } : {}),
+    )) {
+      all.push(freeze);
+    }
+    return all.sort((a, b) => a.starts_on.localeCompare(b.starts_on) || a.id - b.id);
+  }, [facilityId, member.id, etag]);
+  const [cancelling, setCancelling] = useState<Freeze | null>(null);
+  const [error, setError] = useState<unknown>();
+  const today = todayIn(timeZone);
+  const changed = () => {
+    list.reload();
+    reload();
+  };
+  const cancel = async (freeze: Freeze) => {
+    setCancelling(null);
+    setError(undefined);
+    try {
+      await client.freezes.cancel(facilityId, member.id, freeze.id);
+      changed();
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+  const freezes = list.data;
+
+  return (
+    <section class="freezes" aria-labelledby="freezes-heading">
+      <h2 id="freezes-heading">Freezes</h2>
+      {list.state === 'loading' && !freezes && <Loading what="freezes" />}
+      {list.state === 'error' && <ProblemNotice error={list.error} />}
+      {error !== undefined && <ProblemNotice error={error} />}
+      {freezes && freezes.length === 0 && <Empty>No freezes.</Empty>}
+      {freezes && freezes.length > 0 && (
+        <div class="table-wrap">
+          <table class="list" aria-busy={list.state === 'loading'}>
+            <caption class="visually-hidden">Freezes of this member</caption>
+            <thead>
+              <tr>
+                <th scope="col">From</th>
+                <th scope="col">To</th>
+                <th scope="col">Reason</th>
+                <th scope="col">State</th>
+                {canWrite && (
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {freezes.map((freeze) => {
+                const state = freezeState(freeze, today);
+                return (
+                  <tr key={freeze.id}>
+                    <td data-label="From">{formatDate(freeze.starts_on)}</td>
+                    <td data-label="To">
+                      {freeze.ends_on === null ? 'Open-ended' : formatDate(freeze.ends_on)}
+                    </td>
+                    <td data-label="Reason">{freeze.reason ?? '—'}</td>
+                    <td data-label="State">
+                      {/* One box: in the narrow layout the cell is a flex row, which would stretch the badge. */}
+                      <span>
+                        <span class={`badge badge-freeze-${state.replace(' ', '-')}`}>{state}</span>
+                        {freeze.cancelled_at !== null && (
+                          <span class="muted small">
+                            {' '}
+                            on {formatTimestamp(freeze.cancelled_at, timeZone)}
+                          </span>
+                        )}
+                      </span>
+                    </td>
+                    {canWrite && (
+                      <td class="row-actions">
+                        {cancellable(freeze, today) && (
+                          <button type="button" class="danger" onClick={() => setCancelling(freeze)}>
+                            Cancel
+                            <span class="visually-hidden">
+                              {' '}
+                              the freeze from {formatDate(freeze.starts_on)}
+                            </span>
+                          </button>
+                        )}
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {cancelling && (
+        <ConfirmDialog
+          title={`Cancel the freeze from ${formatDate(cancelling.starts_on)}?`}
+          confirmLabel="Cancel freeze"
+          cancelLabel="Keep it"
+          danger
+          onCancel={() => setCancelling(null)}
+          onConfirm={() => cancel(cancelling)}
+        >
+          <p>
+            {freezeState(cancelling, today) === 'planned'
+              ? 'The freeze will not start. It stays listed as cancelled.'
+              : 'The freeze ends today: the member is active again from tomorrow.'}
+          </p>
+        </ConfirmDialog>
+      )}
+      {canWrite &&
+        (FREEZABLE.has(member.status) ? (
+          <FreezeForm memberId={member.id} onPlanned={changed} />
+        ) : (
+          <p class="muted">Only an active or frozen member can have a freeze planned.</p>
+        ))}
+    </section>
+  );
+}
