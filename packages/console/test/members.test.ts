@@ -229,7 +229,11 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
 
   it('offers the moves the service lists in allowed_transitions, and shows fields it does not know', async () => {
     const facility = api.newFacility();
-    const created = await api.post(`/admin/facilities/${facility}/members`, { first_name: 'Hedy' }, auth);
+    const created = await api.post(
+      `/admin/facilities/${facility}/members`,
+      { first_name: 'Hedy', external_id: 'OLD-7' },
+      auth,
+    );
     const page = await newPage();
     await signIn(page, consoleUrl(), ADMIN_KEY, facility);
     // A newer service's member: its own list of moves, and a field this console has no name for.
@@ -246,8 +250,11 @@ describeConsole('console: members', ({ api, consoleUrl, newPage, viewerKey }) =>
     await page.getByRole('heading', { name: 'Hedy' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Cancel membership' }).count(), 1);
     assert.equal(await page.getByRole('button', { name: /Freeze|Suspend/ }).count(), 0);
-    await page.locator('dt', { hasText: 'locker number' }).waitFor();
+    await page.locator('dt', { hasText: 'Locker number' }).waitFor();
     await page.locator('dd', { hasText: 'B-12' }).waitFor();
+    // The id from the facility's previous system is a known field, with its own name.
+    assert.equal(await page.locator('dt', { hasText: /^External id$/ }).count(), 1);
+    await page.locator('dd', { hasText: 'OLD-7' }).waitFor();
     assertNoPageProblems(page);
   });
 

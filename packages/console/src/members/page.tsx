@@ -30,6 +30,7 @@ const SHOWN = new Set([
   'status',
   'status_reason',
   'plan_id',
+  'external_id',
   'joined_on',
   'ends_on',
   'waiver_signed_at',
@@ -161,11 +162,13 @@ export function MemberPage({ memberId }: { memberId: number }) {
           <dd>{formatTimestamp(member.status_changed_at, timeZone)}</dd>
           <dt>Status reason</dt>
           <dd>{statusReason(member.status_reason)}</dd>
+          <dt>External id</dt>
+          <dd>{member.external_id ?? '—'}</dd>
           <dt>Notes</dt>
           <dd class="pre">{member.notes ?? '—'}</dd>
           {extras.map(([field, value]) => (
             <>
-              <dt key={`${field}-name`}>{field.replace(/_/g, ' ')}</dt>
+              <dt key={`${field}-name`}>{sentenceCase(field)}</dt>
               <dd key={`${field}-value`}>
                 {value === null ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value)}
               </dd>
@@ -184,4 +187,10 @@ export function MemberPage({ memberId }: { memberId: number }) {
       <AuditTimeline key={timelineRound} resourceType="member" resourceId={String(memberId)} />
     </section>
   );
+}
+
+/** A field the console does not know yet, as a label: `locker_number` → "Locker number". */
+function sentenceCase(field: string): string {
+  const words = field.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
