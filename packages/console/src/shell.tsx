@@ -9,6 +9,7 @@ import { PlansScreen } from './plans/screen';
 import { PolicyScreen } from './policy';
 import { href, type Route } from './router';
 import { useLoad } from './ui';
+import { WebhooksScreen } from './webhooks/screen';
 
 /**
  * The screens, in the navigation's order. A feature that lands later (CSV
@@ -19,6 +20,7 @@ const SCREENS: { path: string; label: string; component: ComponentType<{ route: 
   { path: 'plans', label: 'Plans', component: PlansScreen },
   { path: 'policy', label: 'Policy', component: PolicyScreen },
   { path: 'activity', label: 'Activity', component: ActivityScreen },
+  { path: 'webhooks', label: 'Webhooks', component: WebhooksScreen },
 ];
 
 interface ShellProps {
