@@ -98,7 +98,7 @@ export function DeliveriesTable({ endpointId }: { endpointId: number }) {
                   </td>
                   <td data-label="Time">{formatTimestamp(d.last_attempt_at ?? d.created_at, timeZone)}</td>
                   {canWrite && (
-                    <td data-label="Actions">
+                    <td data-label="Actions" class="row-actions">
                       {d.status === 'failed' && (
                         <button type="button" onClick={() => retry(d)}>
                           Retry<span class="visually-hidden"> delivery {d.id}</span>

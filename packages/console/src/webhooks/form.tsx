@@ -148,15 +148,21 @@ export function EndpointForm({ endpoint, submitLabel, onSubmit, onCancel }: Prop
           />
         )}
       </Field>
-      <label class="check">
-        <input
-          type="checkbox"
-          name="enabled"
-          checked={draft.enabled}
-          onChange={(e) => setDraft({ ...draft, enabled: e.currentTarget.checked })}
-        />
-        <span>Enabled: deliver events to this URL</span>
-      </label>
+      <div>
+        <label class="check">
+          <input
+            type="checkbox"
+            name="enabled"
+            checked={draft.enabled}
+            aria-describedby={`${typesId}-enabled`}
+            onChange={(e) => setDraft({ ...draft, enabled: e.currentTarget.checked })}
+          />
+          <span>Enabled</span>
+        </label>
+        <p class="hint" id={`${typesId}-enabled`}>
+          Events are delivered while the endpoint is enabled; while disabled they wait.
+        </p>
+      </div>
       {errors.enabled && <p class="field-error">{errors.enabled}</p>}
       {error !== undefined && <ProblemNotice error={error} />}
       <div class="actions">
