@@ -85,6 +85,7 @@ describeConsole(
       await page.getByRole('cell', { name: 'member.created, member.status_changed' }).waitFor();
       assert.equal(await page.locator(`input[value="${secret}"]`).count(), 0);
       await assertAccessible(page, 'webhooks list');
+      await screenshot(page, `webhooks-list-${api.dialect}`);
       await page.getByRole('link', { name: receiver.url }).click();
       await page.getByRole('heading', { name: receiver.url }).waitFor();
       assert.equal(await page.locator(`input[value="${secret}"]`).count(), 0);
