@@ -10,6 +10,7 @@ import { PlansScreen } from './plans/screen';
 import { PolicyScreen } from './policy';
 import { href, type Route } from './router';
 import { useLoad } from './ui';
+import { WebhooksScreen } from './webhooks/screen';
 
 /**
  * The screens, in the navigation's order. A feature that lands later (CSV
@@ -21,6 +22,7 @@ const SCREENS: { path: string; label: string; component: ComponentType<{ route: 
   { path: 'policy', label: 'Policy', component: PolicyScreen },
   { path: 'activity', label: 'Activity', component: ActivityScreen },
   { path: 'import', label: 'Import & export', component: ImportExportScreen },
+  { path: 'webhooks', label: 'Webhooks', component: WebhooksScreen },
 ];
 
 interface ShellProps {

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Config } from '../../../src/config.js';
 import type { DialectName } from '../../../src/db/database.js';
 import { createApiKey } from '../../../src/infrastructure/api-keys/api-key.service.js';
 import { type Api, DIALECTS, describeEachDialect } from '../../../test/harness.js';
@@ -44,7 +45,12 @@ export interface ConsoleHarness {
 export function describeConsole(
   name: string,
   suite: (harness: ConsoleHarness) => void,
-  options: { dialects?: readonly DialectName[]; authMode?: 'api-key' | 'none' } = {},
+  options: {
+    dialects?: readonly DialectName[];
+    authMode?: 'api-key' | 'none';
+    /** More of the service's settings (the webhooks screen allows http to a receiver on loopback). */
+    config?: Partial<Config>;
+  } = {},
 ): void {
   describeEachDialect(
     name,
@@ -74,7 +80,7 @@ export function describeConsole(
         },
       });
     },
-    { authMode: options.authMode ?? 'api-key', adminApiKey: ADMIN_KEY },
+    { ...options.config, authMode: options.authMode ?? 'api-key', adminApiKey: ADMIN_KEY },
     { dialects: options.dialects ?? DIALECTS },
   );
 }
