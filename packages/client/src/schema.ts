@@ -424,14 +424,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a webhook endpoint
-         * @description Removes the endpoint and its deliveries, sent or not. Needs an admin key.
+         * @description Removes the endpoint and its deliveries, sent or not. With `If-Match`, only if the endpoint is unchanged since read (else 412 `precondition_failed`). Needs an admin key.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Changes the fields sent. `enabled: true` re-enables an endpoint the service disabled (clearing `disabled_reason`); its pending deliveries are then sent. Needs an admin key.
+         * @description Changes the fields sent. `enabled: true` re-enables an endpoint the service disabled (clearing `disabled_reason`); its pending deliveries are then sent. With `If-Match`, only if the endpoint is unchanged since read (else 412 `precondition_failed`). Needs an admin key.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -6034,6 +6034,10 @@ export interface operations {
             /** @description The endpoint, with its secret (shown once) */
             201: {
                 headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6187,6 +6191,10 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6294,7 +6302,10 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag from a previous read; * matches any */
+                "if-match"?: string;
+            };
             path: {
                 facility_id: number;
                 endpoint_id: number;
@@ -6356,6 +6367,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem; `code` is `precondition_failed` */
+            412: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem; `code` is `rate_limited` */
             429: {
                 headers: {
@@ -6395,7 +6417,10 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETag from a previous read; * matches any */
+                "if-match"?: string;
+            };
             path: {
                 facility_id: number;
                 endpoint_id: number;
@@ -6416,6 +6441,10 @@ export interface operations {
             /** @description The endpoint after the change */
             200: {
                 headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6475,6 +6504,17 @@ export interface operations {
             };
             /** @description Problem; `code` is `webhook_endpoint_not_found` */
             404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `precondition_failed` */
+            412: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
                     "x-request-id"?: string;
@@ -6568,6 +6608,10 @@ export interface operations {
             /** @description The endpoint with its new secret */
             200: {
                 headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {

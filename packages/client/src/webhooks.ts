@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
-import { type Api, facility, type Query } from './requests.js';
-import { payloadOf } from './results.js';
-import type { Event, WebhookEndpointCreate, WebhookEndpointPatch } from './schema.js';
+import { type Api, facility, ifMatch, type Query, type WriteOptions } from './requests.js';
+import { payloadOf, type Versioned, versioned } from './results.js';
+import type { Event, WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointPatch } from './schema.js';
 
 export type EventFeedQuery = Query<'listEvents'>;
 export type WebhookDeliveryListQuery = Query<'listWebhookDeliveries'>;
@@ -36,23 +36,28 @@ export function webhookOperations(api: Api) {
       payloadOf(
         await api.GET('/admin/facilities/{facility_id}/webhook-endpoints', { params: facility(facilityId) }),
       ),
-    get: async (facilityId: number, endpointId: number) =>
-      payloadOf(
+    get: async (facilityId: number, endpointId: number): Promise<Versioned<WebhookEndpoint>> =>
+      versioned(
         await api.GET('/admin/facilities/{facility_id}/webhook-endpoints/{endpoint_id}', {
           params: endpoint(facilityId, endpointId),
         }),
       ),
-    update: async (facilityId: number, endpointId: number, body: WebhookEndpointPatch) =>
-      payloadOf(
+    update: async (
+      facilityId: number,
+      endpointId: number,
+      body: WebhookEndpointPatch,
+      write?: WriteOptions,
+    ): Promise<Versioned<WebhookEndpoint>> =>
+      versioned(
         await api.PATCH('/admin/facilities/{facility_id}/webhook-endpoints/{endpoint_id}', {
-          params: endpoint(facilityId, endpointId),
+          params: { ...endpoint(facilityId, endpointId), header: ifMatch(write) },
           body,
         }),
       ),
-    delete: async (facilityId: number, endpointId: number): Promise<void> => {
+    delete: async (facilityId: number, endpointId: number, write?: WriteOptions): Promise<void> => {
       payloadOf(
         await api.DELETE('/admin/facilities/{facility_id}/webhook-endpoints/{endpoint_id}', {
-          params: endpoint(facilityId, endpointId),
+          params: { ...endpoint(facilityId, endpointId), header: ifMatch(write) },
         }),
       );
     },

@@ -33,10 +33,22 @@ describeEachDialect(
         (await client.webhooks.list(facility)).webhook_endpoints.map((e) => e.id),
         [created.id],
       );
-      assert.equal((await client.webhooks.get(facility, created.id)).url, receiver.url);
+      const read = await client.webhooks.get(facility, created.id);
+      assert.equal(read.data.url, receiver.url);
+      const updated = await client.webhooks.update(
+        facility,
+        created.id,
+        { description: 'x' },
+        { ifMatch: read.etag },
+      );
+      assert.equal(updated.data.description, 'x');
       assert.equal(
-        (await client.webhooks.update(facility, created.id, { description: 'x' })).description,
-        'x',
+        (
+          await problemOf(
+            client.webhooks.update(facility, created.id, { description: 'y' }, { ifMatch: read.etag }),
+          )
+        ).code,
+        'precondition_failed',
       );
       const rotated = await client.webhooks.rotateSecret(facility, created.id);
       assert.notEqual(rotated.secret, created.secret);

@@ -112,7 +112,7 @@ describeConsole(
       assertNoPageProblems(page);
     });
 
-    it('rotates the secret, disables by an edit, retries a failed delivery and deletes after a dialog', async () => {
+    it('rotates the secret, disables by an edit (a 412 first, from a change made elsewhere), retries a failed delivery and deletes after a dialog', async () => {
       const facility = api.newFacility();
       const created = await api.post(
         `/admin/facilities/${facility}/webhook-endpoints`,
@@ -156,13 +156,27 @@ describeConsole(
       assert.notEqual(secret, created.body.secret);
       await page.getByText('The previous secret stays valid for 24 hours').waitFor();
 
+      // Someone else edits the endpoint while this page shows it: the save is a 412, then a reload.
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await api.patch(
+        `/admin/facilities/${facility}/webhook-endpoints/${created.body.id}`,
+        { description: 'Payroll' },
+        auth,
+      );
+      await page.getByLabel(/Enabled/).uncheck();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('Someone else changed this').waitFor();
+      assert.equal((await endpoints(facility))[0].enabled, true, 'the stale save changed nothing');
+      await page.getByRole('button', { name: 'Reload the latest version' }).click();
+      await page.getByText('Payroll').waitFor();
+
       await page.getByRole('button', { name: 'Edit' }).click();
       await page.getByLabel(/Enabled/).uncheck();
       await page.getByRole('button', { name: 'Save changes' }).click();
       await page.getByText('Endpoint saved.').waitFor();
       await page.locator('.screen-head .badge', { hasText: 'disabled' }).waitFor();
       const [disabled] = await endpoints(facility);
-      assert.deepEqual([disabled.enabled, disabled.description], [false, 'Billing']);
+      assert.deepEqual([disabled.enabled, disabled.description], [false, 'Payroll']);
 
       await page.getByRole('button', { name: 'Delete' }).click();
       const dialog = page.getByRole('dialog', { name: 'Delete this endpoint?' });

@@ -2,7 +2,7 @@ import type { WriteContext } from '../../core/write-context.js';
 import type { Executor } from '../../db/database.js';
 import { recordChangeEvent } from '../events/event.service.js';
 import type { EventType } from '../events/event-types.js';
-import { queueWebhookDeliveries } from '../webhooks/webhook.service.js';
+import { queueWebhookDeliveries } from '../webhooks/webhook-delivery.service.js';
 import { insertAuditEvent } from './audit.repository.js';
 import type { AuditAction, ResourceType } from './audit.schemas.js';
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { writeTimeAfter } from '../../core/etag.js';
 import type { Db } from '../../db/database.js';
 import type { SecretBox } from '../../infrastructure/secrets/secret-box.js';
 import { claimDueDeliveries, type DeliveryRow, finishAttempt } from './webhook-delivery.repository.js';
@@ -143,6 +144,8 @@ async function deliver(
       enabled: 0,
       disabled_reason: disabledReason,
       failing_since: failingSince,
+      // It shows differently now: a new version, so a client's If-Match made before no longer holds.
+      updated_at: writeTimeAfter(endpoint.updated_at),
     });
   } else if (endpoint.failing_since === null) {
     await updateEndpoint(db, endpoint.id, { failing_since: failingSince });

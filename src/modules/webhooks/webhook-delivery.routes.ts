@@ -7,8 +7,9 @@ import { problemResponses } from '../../http/responses.js';
 import { PagingQuery, Ref } from '../../http/schemas.js';
 import { adminOnly } from './webhook.routes.js';
 import { DeliveryParams, EndpointParams, WebhookDelivery, WebhookDeliveryList } from './webhook.schemas.js';
-import { getEndpoint, queuePing, retryDelivery } from './webhook.service.js';
+import { getEndpoint } from './webhook.service.js';
 import { listDeliveries, toDelivery } from './webhook-delivery.repository.js';
+import { queuePing, retryDelivery } from './webhook-delivery.service.js';
 
 const ONE = '/admin/facilities/:facility_id/webhook-endpoints/:endpoint_id';
 const deliveryRepresentation = representationOf(WebhookDelivery);

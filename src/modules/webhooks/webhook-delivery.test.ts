@@ -195,11 +195,19 @@ describeEachDialect(
       try {
         const facility = api.newFacility();
         const { id } = await endpoint(facility);
+        const before = await api.get(`${f(facility)}/webhook-endpoints/${id}`);
         receiver.answers.push(410);
         await api.patch(`${f(facility)}/policy`, { currency: 'EUR' });
         const read = async () => (await api.get(`${f(facility)}/webhook-endpoints/${id}`)).body;
         await eventually(async () => (await read()).enabled === false, 5000, 'the endpoint disabled');
         assert.match((await read()).disabled_reason, /410/);
+        // Disabled by the service is a change: an edit based on the read before it is refused.
+        const stale = await api.patch(
+          `${f(facility)}/webhook-endpoints/${id}`,
+          { description: 'x' },
+          { 'if-match': String(before.headers.etag) },
+        );
+        assert.equal(stale.status, 412, stale.text);
       } finally {
         await worker.stop();
       }

@@ -1,5 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { dialectOf } from '../../db/dialect.js';
 import type { WebhookEndpointsTable } from '../../db/schema.js';
 import type { WebhookEndpoint } from './webhook.schemas.js';
 
@@ -40,6 +41,24 @@ export async function findEndpoint(
     .where('id', '=', endpointId)
     .where('facility_id', '=', facilityId)
     .executeTakeFirst();
+}
+
+/**
+ * The endpoint, locked for the rest of the transaction on PostgreSQL (SQLite's
+ * single writer already holds the database), so that an If-Match checked
+ * against it still holds when the write lands.
+ */
+export async function findEndpointForUpdate(
+  db: Executor,
+  facilityId: number,
+  endpointId: number,
+): Promise<EndpointRow | undefined> {
+  const query = db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('id', '=', endpointId)
+    .where('facility_id', '=', facilityId);
+  return (dialectOf(db) === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 }
 
 export async function findEndpointById(db: Executor, endpointId: number): Promise<EndpointRow | undefined> {

@@ -1,6 +1,6 @@
 /**
  * Webhook endpoints: CRUD per facility, the signing secret shown once and
- * stored encrypted, rotation, URL rules, admin keys only.
+ * stored encrypted, rotation, ETags and If-Match, URL rules, admin keys only.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -53,6 +53,35 @@ describeEachDialect('webhook endpoints', (api) => {
     assert.equal((await api.delete(`${f(facility)}/${body.id}`)).status, 204);
     assertProblem(await api.get(`${f(facility)}/${body.id}`), 404, 'webhook_endpoint_not_found');
     assertProblem(await api.delete(`${f(facility)}/${body.id}`), 404, 'webhook_endpoint_not_found');
+  });
+
+  test('reads carry an ETag; a PATCH or DELETE with a stale If-Match is 412 and changes nothing', async () => {
+    const facility = api.newFacility();
+    const created = await api.post(f(facility), { url });
+    const one = `${f(facility)}/${created.body.id}`;
+    const read = await api.get(one);
+    const etag = String(read.headers.etag);
+    assert.match(etag, /^"[^"]+"$/);
+    assert.equal(created.headers.etag, etag);
+    const patched = await api.patch(one, { description: 'doors' }, { 'if-match': etag });
+    assert.equal(patched.status, 200, patched.text);
+    assert.notEqual(patched.headers.etag, etag);
+    assertProblem(
+      await api.patch(one, { description: 'lights' }, { 'if-match': etag }),
+      412,
+      'precondition_failed',
+    );
+    assertProblem(await api.delete(one, { 'if-match': etag }), 412, 'precondition_failed');
+    assert.equal((await api.get(one)).body.description, 'doors');
+    const rotated = await api.post(`${one}/rotate-secret`);
+    assert.notEqual(rotated.headers.etag, patched.headers.etag, 'a rotation is a write too');
+    assert.equal((await api.get(one)).headers.etag, rotated.headers.etag);
+    assert.equal((await api.delete(one, { 'if-match': String(rotated.headers.etag) })).status, 204);
+    assertProblem(
+      await api.delete(one, { 'if-match': String(rotated.headers.etag) }),
+      412,
+      'precondition_failed',
+    );
   });
 
   test("another facility's endpoint is 404", async () => {

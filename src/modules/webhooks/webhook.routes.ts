@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import { BODY_PROBLEMS, problemResponses } from '../../http/responses.js';
-import { FacilityParams, NoContent, NoQuery, Ref } from '../../http/schemas.js';
+import { replyWithResource } from '../../http/resource-reply.js';
+import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
+import { FacilityParams, IfMatchHeaders, NoContent, NoQuery, Ref } from '../../http/schemas.js';
 import { locationOf } from '../../http/write-request.js';
 import {
   EndpointParams,
@@ -11,9 +12,11 @@ import {
   WebhookEndpointList,
   WebhookEndpointPatch,
   WebhookEndpointWithSecret,
+  webhookEndpointRepresentation,
 } from './webhook.schemas.js';
 import {
   createEndpoint,
+  endpointEtag,
   getEndpoint,
   patchEndpoint,
   removeEndpoint,
@@ -70,10 +73,9 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: FacilityParams,
         body: Ref(WebhookEndpointCreate),
         response: {
-          201: {
-            ...Ref(WebhookEndpointWithSecret),
+          201: Resource(WebhookEndpointWithSecret, {
             description: 'The endpoint, with its secret (shown once)',
-          },
+          }),
           ...problemResponses('invalid_webhook_url', 'webhook_endpoint_limit', ...BODY_PROBLEMS),
         },
       },
@@ -85,7 +87,10 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.params.facility_id,
         request.body,
       );
-      reply.code(201).header('location', locationOf(request, endpoint.id));
+      reply
+        .code(201)
+        .header('location', locationOf(request, endpoint.id))
+        .header('etag', endpointEtag(endpoint));
       return { ...toEndpoint(endpoint), secret };
     },
   );
@@ -123,13 +128,17 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: EndpointParams,
         querystring: NoQuery,
         response: {
-          200: { ...Ref(WebhookEndpoint), description: 'The endpoint' },
+          200: Resource(WebhookEndpoint, { description: 'The endpoint' }),
           ...problemResponses('webhook_endpoint_not_found'),
         },
       },
     },
-    async (request) =>
-      toEndpoint(await getEndpoint(app.db, request.params.facility_id, request.params.endpoint_id)),
+    async (request, reply) =>
+      replyWithResource(
+        reply,
+        webhookEndpointRepresentation,
+        toEndpoint(await getEndpoint(app.db, request.params.facility_id, request.params.endpoint_id)),
+      ),
   );
 
   app.patch(
@@ -141,25 +150,33 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Change a webhook endpoint',
         description:
           'Changes the fields sent. `enabled: true` re-enables an endpoint the service disabled (clearing ' +
-          '`disabled_reason`); its pending deliveries are then sent. Needs an admin key.',
+          '`disabled_reason`); its pending deliveries are then sent. With `If-Match`, only if the endpoint ' +
+          'is unchanged since read (else 412 `precondition_failed`). Needs an admin key.',
         params: EndpointParams,
+        headers: IfMatchHeaders,
         body: Ref(WebhookEndpointPatch),
         response: {
-          200: { ...Ref(WebhookEndpoint), description: 'The endpoint after the change' },
-          ...problemResponses('webhook_endpoint_not_found', 'invalid_webhook_url', ...BODY_PROBLEMS),
+          200: Resource(WebhookEndpoint, { description: 'The endpoint after the change' }),
+          ...problemResponses(
+            'webhook_endpoint_not_found',
+            'invalid_webhook_url',
+            'precondition_failed',
+            ...BODY_PROBLEMS,
+          ),
         },
       },
     },
-    async (request) =>
-      toEndpoint(
-        await patchEndpoint(
-          app.db,
-          settings,
-          request.params.facility_id,
-          request.params.endpoint_id,
-          request.body,
-        ),
-      ),
+    async (request, reply) => {
+      const endpoint = await patchEndpoint(
+        app.db,
+        settings,
+        request.params.facility_id,
+        request.params.endpoint_id,
+        request.body,
+        request.headers['if-match'] || undefined,
+      );
+      return replyWithResource(reply, webhookEndpointRepresentation, toEndpoint(endpoint));
+    },
   );
 
   app.delete(
@@ -169,17 +186,25 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['webhooks'],
         operationId: 'deleteWebhookEndpoint',
         summary: 'Remove a webhook endpoint',
-        description: 'Removes the endpoint and its deliveries, sent or not. Needs an admin key.',
+        description:
+          'Removes the endpoint and its deliveries, sent or not. With `If-Match`, only if the endpoint is ' +
+          'unchanged since read (else 412 `precondition_failed`). Needs an admin key.',
         params: EndpointParams,
+        headers: IfMatchHeaders,
         querystring: NoQuery,
         response: {
           204: NoContent,
-          ...problemResponses('webhook_endpoint_not_found'),
+          ...problemResponses('webhook_endpoint_not_found', 'precondition_failed'),
         },
       },
     },
     async (request, reply) => {
-      await removeEndpoint(app.db, request.params.facility_id, request.params.endpoint_id);
+      await removeEndpoint(
+        app.db,
+        request.params.facility_id,
+        request.params.endpoint_id,
+        request.headers['if-match'] || undefined,
+      );
       return reply.code(204).send(null);
     },
   );
@@ -198,18 +223,19 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: EndpointParams,
         querystring: NoQuery,
         response: {
-          200: { ...Ref(WebhookEndpointWithSecret), description: 'The endpoint with its new secret' },
+          200: Resource(WebhookEndpointWithSecret, { description: 'The endpoint with its new secret' }),
           ...problemResponses('webhook_endpoint_not_found'),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { endpoint, secret } = await rotateSecret(
         app.db,
         settings,
         request.params.facility_id,
         request.params.endpoint_id,
       );
+      reply.header('etag', endpointEtag(endpoint));
       return { ...toEndpoint(endpoint), secret };
     },
   );

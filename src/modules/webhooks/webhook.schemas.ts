@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { representationOf } from '../../core/representation.js';
 import { Id, ListResponse, Nullable, Ref, StringEnum, Timestamp } from '../../http/schemas.js';
 import { EventTypeName } from '../events/event.schemas.js';
 
@@ -50,6 +51,8 @@ export const WebhookEndpoint = Type.Object(
   },
 );
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
+/** The endpoint as sent; its ETag is checked by If-Match on PATCH and DELETE. */
+export const webhookEndpointRepresentation = representationOf(WebhookEndpoint, [EventTypeName]);
 
 export const WebhookEndpointWithSecret = Type.Object(
   {

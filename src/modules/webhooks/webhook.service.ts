@@ -1,20 +1,18 @@
 import { AppError } from '../../core/errors.js';
+import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { Db, Executor } from '../../db/database.js';
 import type { SecretBox } from '../../infrastructure/secrets/secret-box.js';
-import type { RecordedEvent } from '../events/event.service.js';
-import type { WebhookEndpointCreate, WebhookEndpointPatch } from './webhook.schemas.js';
 import {
-  type DeliveryRow,
-  findDelivery,
-  insertDeliveries,
-  scheduleNow,
-} from './webhook-delivery.repository.js';
+  type WebhookEndpointCreate,
+  type WebhookEndpointPatch,
+  webhookEndpointRepresentation,
+} from './webhook.schemas.js';
 import {
   countEndpoints,
   deleteEndpoint,
   type EndpointRow,
-  enabledEndpointsOf,
   findEndpoint,
+  findEndpointForUpdate,
   insertEndpoint,
   updateEndpoint,
 } from './webhook-endpoint.repository.js';
@@ -29,34 +27,6 @@ export interface WebhookSettings {
 
 /** How long a rotated-out secret still signs. */
 export const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Writes one delivery per enabled endpoint of the facility that takes the
- * event's type, in the event's own transaction: an event that commits is
- * delivered, and a write that rolls back sends nothing.
- */
-export async function queueWebhookDeliveries(trx: Executor, event: RecordedEvent): Promise<void> {
-  const endpoints = await enabledEndpointsOf(trx, event.facility_id);
-  if (endpoints.length === 0) return;
-  const now = new Date().toISOString();
-  const wanted = endpoints.filter((endpoint) => {
-    const types = JSON.parse(endpoint.types) as string[];
-    return types.length === 0 || types.includes(event.type);
-  });
-  await insertDeliveries(
-    trx,
-    wanted.map((endpoint) => ({
-      endpoint_id: endpoint.id,
-      event_id: event.id,
-      message_id: `evt_${event.id}`,
-      type: event.type,
-      resource: event.resource,
-      payload: event.json,
-      next_attempt_at: now,
-      created_at: now,
-    })),
-  );
-}
 
 function secretsOf(settings: WebhookSettings): SecretBox {
   if (!settings.secrets) {
@@ -92,7 +62,29 @@ export async function getEndpoint(
   facilityId: number,
   endpointId: number,
 ): Promise<EndpointRow> {
-  const endpoint = await findEndpoint(db, facilityId, endpointId);
+  return found(await findEndpoint(db, facilityId, endpointId), facilityId, endpointId);
+}
+
+/** The endpoint's ETag: its representation's revision and its `updated_at`. */
+export function endpointEtag(endpoint: Pick<EndpointRow, 'updated_at'>): string {
+  return etagOf(webhookEndpointRepresentation, endpoint.updated_at);
+}
+
+/** The endpoint a write changes, locked, and checked against the request's If-Match. */
+async function endpointToWrite(
+  trx: Executor,
+  facilityId: number,
+  endpointId: number,
+  ifMatch: string | undefined,
+): Promise<EndpointRow> {
+  const endpoint = await findEndpointForUpdate(trx, facilityId, endpointId);
+  if (!endpoint && ifMatch !== undefined) assertIfMatch(ifMatch, undefined);
+  const current = found(endpoint, facilityId, endpointId);
+  assertIfMatch(ifMatch, endpointEtag(current));
+  return current;
+}
+
+function found(endpoint: EndpointRow | undefined, facilityId: number, endpointId: number): EndpointRow {
   if (!endpoint) {
     throw new AppError(
       'webhook_endpoint_not_found',
@@ -139,10 +131,11 @@ export async function patchEndpoint(
   facilityId: number,
   endpointId: number,
   patch: WebhookEndpointPatch,
+  ifMatch?: string,
 ): Promise<EndpointRow> {
   if (patch.url !== undefined) assertWebhookUrl(patch.url, settings);
   return db.transaction().execute(async (trx) => {
-    const current = await getEndpoint(trx, facilityId, endpointId);
+    const current = await endpointToWrite(trx, facilityId, endpointId, ifMatch);
     return updateEndpoint(trx, current.id, {
       ...(patch.url !== undefined ? { url: patch.url } : {}),
       ...(patch.description !== undefined ? { description: patch.description } : {}),
@@ -150,14 +143,19 @@ export async function patchEndpoint(
       ...(patch.enabled !== undefined
         ? { enabled: patch.enabled ? 1 : 0, disabled_reason: null, failing_since: null }
         : {}),
-      updated_at: new Date().toISOString(),
+      updated_at: writeTimeAfter(current.updated_at),
     });
   });
 }
 
-export async function removeEndpoint(db: Db, facilityId: number, endpointId: number): Promise<void> {
+export async function removeEndpoint(
+  db: Db,
+  facilityId: number,
+  endpointId: number,
+  ifMatch?: string,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const endpoint = await getEndpoint(trx, facilityId, endpointId);
+    const endpoint = await endpointToWrite(trx, facilityId, endpointId, ifMatch);
     await deleteEndpoint(trx, endpoint.id);
   });
 }
@@ -172,62 +170,14 @@ export async function rotateSecret(
   const secrets = secretsOf(settings);
   const secret = newSigningSecret();
   return db.transaction().execute(async (trx) => {
-    const current = await getEndpoint(trx, facilityId, endpointId);
+    const current = await endpointToWrite(trx, facilityId, endpointId, undefined);
     const now = Date.now();
     const endpoint = await updateEndpoint(trx, current.id, {
       secret: secrets.seal(secret),
       previous_secret: current.secret,
       previous_secret_expires_at: new Date(now + PREVIOUS_SECRET_VALID_MS).toISOString(),
-      updated_at: new Date(now).toISOString(),
+      updated_at: writeTimeAfter(current.updated_at, now),
     });
     return { endpoint, secret };
-  });
-}
-
-/** Queues a `ping` to the endpoint, delivered like any event (enabled endpoints only). */
-export async function queuePing(db: Db, facilityId: number, endpointId: number): Promise<DeliveryRow> {
-  return db.transaction().execute(async (trx) => {
-    const endpoint = await getEndpoint(trx, facilityId, endpointId);
-    const now = new Date().toISOString();
-    const messageId = `ping_${endpoint.id}_${Date.now().toString(36)}`;
-    const payload = JSON.stringify({
-      type: 'ping',
-      facility_id: facilityId,
-      occurred_at: now,
-      data: { endpoint_id: endpoint.id },
-    });
-    const [delivery] = await insertDeliveries(trx, [
-      {
-        endpoint_id: endpoint.id,
-        event_id: null,
-        message_id: messageId,
-        type: 'ping',
-        resource: messageId,
-        payload,
-        next_attempt_at: now,
-        created_at: now,
-      },
-    ]);
-    return delivery;
-  });
-}
-
-/** Sends one delivery again, now, with the same webhook-id. */
-export async function retryDelivery(
-  db: Db,
-  facilityId: number,
-  endpointId: number,
-  deliveryId: number,
-): Promise<DeliveryRow> {
-  return db.transaction().execute(async (trx) => {
-    const endpoint = await getEndpoint(trx, facilityId, endpointId);
-    const delivery = await findDelivery(trx, endpoint.id, deliveryId);
-    if (!delivery) {
-      throw new AppError(
-        'delivery_not_found',
-        `Webhook endpoint ${endpointId} has no delivery ${deliveryId}`,
-      );
-    }
-    return scheduleNow(trx, delivery.id, new Date().toISOString());
   });
 }

@@ -64,10 +64,12 @@ interface Props {
   submitLabel: string;
   onSubmit: (body: EndpointBody) => Promise<void>;
   onCancel: () => void;
+  /** After a 412: reload what the form edits. */
+  onReload?: () => void;
 }
 
 /** Create and edit: the URL, the event types (none checked: every type), a description, enabled. */
-export function EndpointForm({ endpoint, submitLabel, onSubmit, onCancel }: Props) {
+export function EndpointForm({ endpoint, submitLabel, onSubmit, onCancel, onReload }: Props) {
   const [draft, setDraft] = useState(() => draftOf(endpoint));
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -164,7 +166,7 @@ export function EndpointForm({ endpoint, submitLabel, onSubmit, onCancel }: Prop
         </p>
       </div>
       {errors.enabled && <p class="field-error">{errors.enabled}</p>}
-      {error !== undefined && <ProblemNotice error={error} />}
+      {error !== undefined && <ProblemNotice error={error} onReload={onReload} />}
       <div class="actions">
         <button type="button" onClick={onCancel}>
           Cancel

@@ -13,8 +13,8 @@ type Pending = 'rotate' | 'delete' | null;
 
 /**
  * One endpoint: its fields, Edit, Send test event, Rotate secret and Delete
- * (both confirmed), and its deliveries. The service gives endpoints no ETag, so
- * an edit is sent without If-Match: the last save wins.
+ * (both confirmed), and its deliveries. Edits and the delete send If-Match: a
+ * change someone else made in between is a 412, offered for reloading.
  */
 export function WebhookPage({ endpointId }: { endpointId: number }) {
   const { client, facilityId, canWrite, timeZone } = useFacility();
@@ -27,7 +27,7 @@ export function WebhookPage({ endpointId }: { endpointId: number }) {
   const [round, setRound] = useState(0);
   if (loaded.state === 'loading' && !loaded.data) return <Loading what="the endpoint" />;
   if (loaded.state === 'error' && !loaded.data) return <ProblemNotice error={loaded.error} />;
-  const endpoint = loaded.data as WebhookEndpoint;
+  const { data: endpoint, etag } = loaded.data as { data: WebhookEndpoint; etag: string };
   const act = async (change: () => Promise<void>) => {
     setError(undefined);
     setNotice('');
@@ -53,10 +53,12 @@ export function WebhookPage({ endpointId }: { endpointId: number }) {
     if (what === 'rotate')
       act(async () => {
         setSecret((await client.webhooks.rotateSecret(facilityId, endpointId)).secret);
+        // A rotation is a write: read the endpoint's new ETag for the next edit.
+        loaded.reload();
       });
     if (what === 'delete')
       act(async () => {
-        await client.webhooks.delete(facilityId, endpointId);
+        await client.webhooks.delete(facilityId, endpointId, { ifMatch: etag });
         navigate(href(facilityId, 'webhooks'));
       });
   };
@@ -71,7 +73,7 @@ export function WebhookPage({ endpointId }: { endpointId: number }) {
         </ScreenTitle>
         <EndpointState endpoint={endpoint} />
       </div>
-      {error !== undefined && <ProblemNotice error={error} />}
+      {error !== undefined && <ProblemNotice error={error} onReload={loaded.reload} />}
       <p class="notice ok" role="status" hidden={!notice}>
         {notice}
       </p>
@@ -126,8 +128,14 @@ export function WebhookPage({ endpointId }: { endpointId: number }) {
           endpoint={endpoint}
           submitLabel="Save changes"
           onCancel={() => setEditing(false)}
+          onReload={() => {
+            setEditing(false);
+            loaded.reload();
+          }}
           onSubmit={async (body) => {
-            await client.webhooks.update(facilityId, endpointId, body as WebhookEndpointPatch);
+            await client.webhooks.update(facilityId, endpointId, body as WebhookEndpointPatch, {
+              ifMatch: etag,
+            });
             setEditing(false);
             setNotice('Endpoint saved.');
             loaded.reload();
