@@ -3,7 +3,9 @@
 #   bash scripts/test.sh                 every test file
 #   bash scripts/test.sh path/a.test.ts  only the files given
 # TEST_DATABASES=sqlite limits it to SQLite, for a machine without PostgreSQL.
-# TEST_WITHOUT_BROWSER=1 runs every file but the console's browser tests.
+# TEST_OTHER_NODE_LINE=1 (CI, on Node 22 and 24) leaves out what only the project's own Node
+# runs: the console's browser tests (the service only serves the console's files) and the
+# import's memory test (npm start, whose flags it measures, runs the project's Node 26).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Before anything loads the native SQLite driver, which crashes on an unsupported Node.
@@ -11,17 +13,17 @@ node --import tsx src/runtime-check.ts
 shopt -s globstar nullglob
 # Files that time a real service process or measure its memory run on their own, after the
 # rest: beside three other test files on two cores they would measure the machine's load.
-alone=(test/hostile-clients.test.ts src/modules/members/csv/members-import-memory.test.ts)
+import_memory=src/modules/members/csv/members-import-memory.test.ts
+alone=(test/hostile-clients.test.ts "$import_memory")
 if [ $# -gt 0 ]; then files=("$@"); else
   files=()
   for file in src/**/*.test.ts test/**/*.test.ts packages/*/test/**/*.test.ts; do
     [[ " ${alone[*]} " == *" $file "* ]] && continue
-    # TEST_WITHOUT_BROWSER=1 leaves out the console's browser tests (CI's other Node lines).
-    [ -n "${TEST_WITHOUT_BROWSER:-}" ] && grep -q describeConsole "$file" && continue
+    [ -n "${TEST_OTHER_NODE_LINE:-}" ] && grep -q describeConsole "$file" && continue
     files+=("$file")
   done
 fi
-[ $# -gt 0 ] && alone=()
+if [ $# -gt 0 ]; then alone=(); elif [ -n "${TEST_OTHER_NODE_LINE:-}" ]; then alone=(test/hostile-clients.test.ts); fi
 echo "Testing on Node $(node -p process.versions.node), ${TEST_DATABASES:-sqlite,postgres} ($((${#files[@]} + ${#alone[@]})) files)"
 tap=$(mktemp)
 tap_alone=$(mktemp)
