@@ -1,9 +1,9 @@
 import type { MemberExportQuery } from '@facility-admin/client';
 import { useState } from 'preact/hooks';
 import { useFacility } from '../context';
+import { MemberFilterFields, NO_MEMBER_FILTER } from '../members/filter-fields';
 import { usePlans } from '../members/list';
-import { ROLES, STATUSES } from '../members/status';
-import { Field, ProblemNotice } from '../ui';
+import { ProblemNotice } from '../ui';
 
 type Step =
   | { state: 'idle' }
@@ -27,11 +27,8 @@ function save(blob: Blob, name: string): void {
 export function ExportForm() {
   const { client, facilityId } = useFacility();
   const plans = usePlans();
-  const [q, setQ] = useState('');
-  const [status, setStatus] = useState('');
-  const [role, setRole] = useState('');
-  const [planId, setPlanId] = useState('');
-  const [sportId, setSportId] = useState('');
+  const [draft, setDraft] = useState(NO_MEMBER_FILTER);
+  const { q, status, role, planId, sportId } = draft;
   const [step, setStep] = useState<Step>({ state: 'idle' });
   const sportInvalid = sportId !== '' && !/^[1-9]\d*$/.test(sportId);
 
@@ -60,57 +57,12 @@ export function ExportForm() {
       <h2 id="export-title">Export members</h2>
       <p class="hint">The file has the members these filters find, and imports back as it is.</p>
       <div class="filters">
-        <Field label="Search" hint="Name or email, any part">
-          {(props) => (
-            <input {...props} type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
-          )}
-        </Field>
-        <Field label="Status">
-          {(props) => (
-            <select {...props} value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-              <option value="">Any but removed</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Role">
-          {(props) => (
-            <select {...props} value={role} onChange={(e) => setRole(e.currentTarget.value)}>
-              <option value="">Any</option>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Plan">
-          {(props) => (
-            <select {...props} value={planId} onChange={(e) => setPlanId(e.currentTarget.value)}>
-              <option value="">Any</option>
-              {(plans.data ?? []).map((plan) => (
-                <option key={plan.id} value={String(plan.id)}>
-                  {plan.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Sport id" error={sportInvalid ? 'A whole number above 0' : undefined}>
-          {(props) => (
-            <input
-              {...props}
-              inputMode="numeric"
-              value={sportId}
-              onInput={(e) => setSportId(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <MemberFilterFields
+          draft={draft}
+          onChange={(change) => setDraft({ ...draft, ...change })}
+          plans={plans.data ?? []}
+          sportError={sportInvalid ? 'A whole number above 0' : undefined}
+        />
       </div>
       <div class="actions wrap">
         <button

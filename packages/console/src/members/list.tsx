@@ -3,8 +3,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { useFacility } from '../context';
 import { formatDate } from '../format';
 import { href } from '../router';
-import { Badge, Empty, Field, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
-import { fullName, ROLES, STATUSES } from './status';
+import { Badge, Empty, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
+import { type MemberFilterDraft, MemberFilterFields } from './filter-fields';
+import { fullName } from './status';
 
 const PAGE_SIZE = 25;
 
@@ -36,11 +37,14 @@ export function MembersList() {
   const { client, facilityId, canWrite } = useFacility();
   // The filters live in the address too (replaced, not pushed): back from a member returns to them.
   const [initial] = useState(() => new URLSearchParams(window.location.hash.split('?')[1] ?? ''));
-  const [q, setQ] = useState(initial.get('q') ?? '');
-  const [status, setStatus] = useState(initial.get('status') ?? '');
-  const [role, setRole] = useState(initial.get('role') ?? '');
-  const [planId, setPlanId] = useState(initial.get('plan_id') ?? '');
-  const [sportId, setSportId] = useState(initial.get('sport_id') ?? '');
+  const [draft, setDraft] = useState<MemberFilterDraft>(() => ({
+    q: initial.get('q') ?? '',
+    status: initial.get('status') ?? '',
+    role: initial.get('role') ?? '',
+    planId: initial.get('plan_id') ?? '',
+    sportId: initial.get('sport_id') ?? '',
+  }));
+  const { q, status, role, planId, sportId } = draft;
   // The cursors of the pages before this one: back is a pop.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const search = useDebounced(q.trim(), 300);
@@ -87,57 +91,11 @@ export function MembersList() {
         )}
       </div>
       <search class="filters" aria-label="Find members">
-        <Field label="Search" hint="Name or email, any part">
-          {(props) => (
-            <input {...props} type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
-          )}
-        </Field>
-        <Field label="Status">
-          {(props) => (
-            <select {...props} value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-              <option value="">Any but removed</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Role">
-          {(props) => (
-            <select {...props} value={role} onChange={(e) => setRole(e.currentTarget.value)}>
-              <option value="">Any</option>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Plan">
-          {(props) => (
-            <select {...props} value={planId} onChange={(e) => setPlanId(e.currentTarget.value)}>
-              <option value="">Any</option>
-              {(plans.data ?? []).map((plan) => (
-                <option key={plan.id} value={String(plan.id)}>
-                  {plan.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Sport id">
-          {(props) => (
-            <input
-              {...props}
-              inputMode="numeric"
-              value={sportId}
-              onInput={(e) => setSportId(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <MemberFilterFields
+          draft={draft}
+          onChange={(change) => setDraft({ ...draft, ...change })}
+          plans={plans.data ?? []}
+        />
       </search>
       {page.state === 'error' && <ProblemNotice error={page.error} />}
       {page.state === 'loading' && !page.data && <Loading what="members" />}
