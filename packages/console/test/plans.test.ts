@@ -93,8 +93,10 @@ describeConsole(
       // Escape cancels: nothing changes.
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
-      // Focus goes back to the button that opened the dialog.
-      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Archive');
+      // Focus goes back to the button that opened the dialog (after the dialog's removal has rendered).
+      await page.waitForFunction(() => document.activeElement?.textContent === 'Archive', undefined, {
+        timeout: 2000,
+      });
       assert.equal(
         (await api.get(`/admin/facilities/${facility}/plans/${created.body.id}`, auth)).body.deleted_at,
         null,
