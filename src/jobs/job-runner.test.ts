@@ -77,7 +77,7 @@ for (const dialect of DIALECTS) {
       assert.ok(ran.length >= 3, `${ran.length} runs in ${elapsed} ms`);
       for (let i = 1; i < ran.length; i++) {
         assert.ok(
-          ran[i].at - ran[i - 1].at >= 250,
+          ran[i].at - ran[i - 1].at >= 150,
           `runs ${i - 1} and ${i} only ${ran[i].at - ran[i - 1].at} ms apart`,
         );
       }
@@ -94,14 +94,16 @@ for (const dialect of DIALECTS) {
       assert.equal(second.ranAt.length, second.runs);
       const ranAt = [...first.ranAt, ...second.ranAt].sort((a, b) => a - b);
       assert.ok(ranAt.length >= 4, `${ranAt.length} runs in two processes`);
+      // Two processes that took the same due run would run within a few ms of each other; half the
+      // period tells that apart from a loaded machine's delay between a claim and the run it starts.
       for (let i = 1; i < ranAt.length; i++) {
         assert.ok(
-          ranAt[i] - ranAt[i - 1] >= 350,
+          ranAt[i] - ranAt[i - 1] >= 200,
           `runs ${i - 1} and ${i} only ${ranAt[i] - ranAt[i - 1]} ms apart`,
         );
       }
       const span = ranAt[ranAt.length - 1] - ranAt[0];
-      assert.ok(ranAt.length <= Math.floor(span / 400) + 1, `${ranAt.length} runs in ${span} ms`);
+      assert.ok(ranAt.length <= Math.floor((span + 200) / 400) + 1, `${ranAt.length} runs in ${span} ms`);
     });
 
     test('a failing run is counted, recorded for operators, and the job runs again', async () => {

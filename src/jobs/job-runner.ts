@@ -106,13 +106,15 @@ async function tryRun(
   stats: JobStats,
   now: Clock,
 ): Promise<void> {
-  const started = new Date();
+  let started = new Date();
   let claimed: boolean;
   try {
     // Until the row exists (a database that was down at start), every tick tries to add it.
     if (!stats.registered) {
       await insertPeriodicJobIfMissing(db, job.name, started);
       stats.registered = true;
+      // The first statement may have waited for a connection: the next run is due a period after the claim, not after that wait.
+      started = new Date();
     }
     claimed = await claimDuePeriodicJob(db, {
       name: job.name,
