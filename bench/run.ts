@@ -43,6 +43,8 @@ import {
 import { printTable, printTargets, type Row } from './report.js';
 import {
   FLOOR,
+  FLOOR_INSERT,
+  FLOOR_PAGE,
   GET_MEMBER,
   LARGE_PAGE,
   LARGE_RARE_SEARCH,
@@ -162,7 +164,10 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
     running.push(multi);
 
     // Untimed: each process under its load, and the service through every path.
-    await warmUp(floor, FLOOR, seeded, {}, WARMUP_PROCESS);
+    const floorHeaders = { 'content-type': 'application/json' };
+    for (const scenario of [FLOOR_PAGE, FLOOR_INSERT])
+      await warmUp(floor, scenario, seeded, floorHeaders, WARMUP);
+    await warmUp(floor, FLOOR, seeded, floorHeaders, WARMUP_PROCESS);
     await warmUp(multi, GET_MEMBER, seeded, headers, WARMUP_PROCESS);
     await warmUp(single, GET_MEMBER, seeded, headers, WARMUP_PROCESS);
     for (const scenario of SCENARIOS) await warmUp(single, scenario, seeded, headers, WARMUP);
@@ -173,33 +178,49 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       ['floor', floor, FLOOR],
       ['single', single, GET_MEMBER],
       ['multi', multi, GET_MEMBER],
+      ['floorPage', floor, FLOOR_PAGE],
       ['large', single, LARGE_PAGE],
       ['small', single, SMALL_PAGE],
+      ['floorInsert', floor, FLOOR_INSERT],
       ['post', single, POST_MEMBER],
       ['patch', single, PATCH_MEMBER],
     ];
+    /** The floor each figure is compared with: the bare route that does the same work. */
+    const floorOf: Record<string, string | undefined> = {
+      single: 'floor',
+      multi: 'floor',
+      large: 'floorPage',
+      small: 'floorPage',
+      post: 'floorInsert',
+    };
+    const floors = new Set<Scenario>([FLOOR, FLOOR_PAGE, FLOOR_INSERT]);
     const rounds: Record<string, LoadResult[]> = Object.fromEntries(inRounds.map(([key]) => [key, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [key, target, scenario] of inRounds)
-        rounds[key].push(await measure(target, scenario, seeded, scenario === FLOOR ? {} : headers));
+        rounds[key].push(
+          await measure(target, scenario, seeded, floors.has(scenario) ? floorHeaders : headers),
+        );
     }
     // A failed request in any round counts, not only in the median one.
     const errorsOfRounds = (key: string) => rounds[key].reduce((sum, result) => sum + result.errors, 0);
     const peakOfRounds = (key: string) => Math.max(...rounds[key].map((result) => result.peakRssMb ?? 0));
+    const vsFloor = (key: string) => {
+      const floorKey = floorOf[key];
+      return floorKey === undefined ? undefined : medianRatio(rounds[key], rounds[floorKey]);
+    };
     const rowOfRounds = (key: string, scenario: Scenario, name = scenario.name): Row => ({
       ...median(rounds[key]),
       errors: errorsOfRounds(key),
       peakRssMb: peakOfRounds(key),
       scenario: `${name} (median of ${ROUNDS})`,
-      ratio: scenario.read ? medianRatio(rounds[key], rounds.floor) : undefined,
+      ratio: vsFloor(key),
     });
-    const floorRow: Row = {
-      ...median(rounds.floor),
-      errors: errorsOfRounds('floor'),
-      peakRssMb: peakOfRounds('floor'),
-      scenario: `floor: bare Fastify route, same row by key (median of ${ROUNDS})`,
-    };
-    const rows: Row[] = [floorRow];
+    const floorRow = rowOfRounds('floor', FLOOR, 'floor: bare Fastify route, same row by key');
+    const rows: Row[] = [
+      floorRow,
+      rowOfRounds('floorPage', FLOOR_PAGE, 'floor: bare Fastify route, the same page of 100'),
+      rowOfRounds('floorInsert', FLOOR_INSERT, 'floor: bare Fastify route, one INSERT'),
+    ];
     const measuredOnce = new Map<Scenario, LoadResult>();
     for (const scenario of SCENARIOS) {
       const key = inRounds.find(([, target, measured]) => target === single && measured === scenario)?.[0];
@@ -210,7 +231,9 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
         rows.push({
           ...result,
           scenario: scenario.name,
-          ratio: scenario.read ? result.rps / floorRow.rps : undefined,
+          ratio: scenario.read
+            ? result.rps / (scenario.page ? median(rounds.floorPage) : floorRow).rps
+            : undefined,
         });
       }
     }
@@ -219,7 +242,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
     printTable(rows);
     const perRound = (key: string) => rounds[key].map((r) => Math.round(r.rps)).join(', ');
     console.log(
-      `\nrounds, req/s: floor ${perRound('floor')}; GET one member ${perRound('single')}; with WORKERS=${WORKERS} ${perRound('multi')}; ` +
+      `\nrounds, req/s: floor ${perRound('floor')}; floor page ${perRound('floorPage')}; floor INSERT ${perRound('floorInsert')}; GET one member ${perRound('single')}; with WORKERS=${WORKERS} ${perRound('multi')}; ` +
         `page at ${members.toLocaleString()} ${perRound('large')}; page at 1,000 ${perRound('small')}; ` +
         `POST member ${perRound('post')}; PATCH member ${perRound('patch')}`,
     );
@@ -228,6 +251,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       members,
       workers: WORKERS,
       getMemberVsFloor: medianRatio(rounds.single, rounds.floor),
+      pageVsFloor: medianRatio(rounds.large, rounds.floorPage),
+      createVsFloor: medianRatio(rounds.post, rounds.floorInsert),
       workersVsOne: medianRatio(rounds.multi, rounds.single),
       largePageCost: medianRatio(rounds.small, rounds.large),
       rareSearchCost:

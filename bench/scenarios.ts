@@ -12,6 +12,8 @@ export interface Scenario {
   chain?: string;
   /** Connections, when not the run's: a scenario whose requests take seconds would only queue behind them. */
   connections?: number;
+  /** A page of members: compared with the floor's page, not its point read. */
+  page?: boolean;
 }
 
 const rand = (min: number, max: number) => min + Math.floor(Math.random() * (max - min + 1));
@@ -28,9 +30,30 @@ const F = `/admin/facilities/${LARGE_FACILITY}`;
 const member = (s: Seeded) => rand(...s.memberIdRange);
 const plan = (s: Seeded) => rand(...s.planIdRange);
 const get = (path: string): PlannedRequest => ({ method: 'GET', path });
+/** Creates go to the small facilities but the first, which stays at 1,000 members for SMALL_PAGE. */
+const smallFacility = (s: Seeded) => s.smallFacilities[rand(1, s.smallFacilities.length - 1)];
+const newMemberBody = (facility: number) => ({
+  facility_id: facility,
+  first_name: 'Bench',
+  last_name: `Runner${rand(1, 1e9)}`,
+});
 
-/** The floor's one request: the same member rows, by primary key. */
+/** The floor's requests (bench/floor.ts): the same member rows by primary key, the same pages, a bare INSERT. */
 export const FLOOR: Scenario = { name: 'floor', read: true, plan: (s) => get(`/members/${member(s)}`) };
+export const FLOOR_PAGE: Scenario = {
+  name: 'floor: a page',
+  read: true,
+  plan: (s) => get(`/members?facility=${LARGE_FACILITY}&after=${Math.max(0, member(s) - 100)}`),
+};
+export const FLOOR_INSERT: Scenario = {
+  name: 'floor: an INSERT',
+  read: false,
+  plan: (s) => ({
+    method: 'POST',
+    path: '/members',
+    body: JSON.stringify(newMemberBody(smallFacility(s))),
+  }),
+};
 
 export const GET_MEMBER: Scenario = {
   name: 'GET one member',
@@ -42,6 +65,7 @@ export const GET_MEMBER: Scenario = {
 export const LARGE_PAGE: Scenario = {
   name: 'list 100 members, any page',
   read: true,
+  page: true,
   plan: (s) => get(`${F}/members${pageAfter(member(s) - 100)}`),
 };
 
@@ -49,6 +73,7 @@ export const LARGE_PAGE: Scenario = {
 export const SMALL_PAGE: Scenario = {
   name: 'list 100 members, any page, 1,000-member facility',
   read: true,
+  page: true,
   plan: (s) => {
     const [first, last] = s.smallMemberIdRange;
     return get(`/admin/facilities/${s.smallFacilities[0]}/members${pageAfter(rand(first, last - 99) - 1)}`);
@@ -80,15 +105,13 @@ export const SMALL_RARE_SEARCH: Scenario = {
   plan: (s) => searchForOne(s.smallFacilities[0], s.smallMemberIdRange[0], rand(...s.smallMemberIdRange)),
 };
 
-/** Creates go to the small facilities but the first, which stays at 1,000 members for SMALL_PAGE. */
 export const POST_MEMBER: Scenario = {
   name: 'POST member',
   read: false,
-  plan: (s) => ({
-    method: 'POST',
-    path: `/admin/facilities/${s.smallFacilities[rand(1, s.smallFacilities.length - 1)]}/members`,
-    body: JSON.stringify({ first_name: 'Bench', last_name: `Runner${rand(1, 1e9)}` }),
-  }),
+  plan: (s) => {
+    const { facility_id, ...body } = newMemberBody(smallFacility(s));
+    return { method: 'POST', path: `/admin/facilities/${facility_id}/members`, body: JSON.stringify(body) };
+  },
 };
 
 export const PATCH_MEMBER: Scenario = {
@@ -109,11 +132,13 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'list 100, status + role filter',
     read: true,
+    page: true,
     plan: (s) => get(`${F}/members${pageAfter(member(s) - 1000, 'status=active,frozen&role=member')}`),
   },
   {
     name: 'list 100, q search',
     read: true,
+    page: true,
     plan: (s) => get(`${F}/members${pageAfter(member(s) - 1000, 'q=surname1')}`),
   },
   SMALL_RARE_SEARCH,
@@ -121,6 +146,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'walk 10 pages with the cursor (per page)',
     read: true,
+    page: true,
     plan: (s) => get(`${F}/members${pageAfter(member(s) - 2000)}`),
     chain: `${F}/members`,
   },
