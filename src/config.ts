@@ -92,6 +92,12 @@ function invalid(env: Env, problem: string): void {
   env[PROBLEMS].push(problem);
 }
 
+/**
+ * WORKERS=auto (the default) runs one process per core, at most this many:
+ * each holds about 130 MB and up to 10 PostgreSQL connections (docs/operations.md).
+ */
+export const AUTO_WORKERS_CAP = 4;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads every setting; throws one ConfigError that lists every invalid one. */
@@ -114,8 +120,15 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
   if (adminApiKey !== undefined && !/^[\x21-\x7e]{1,512}$/.test(adminApiKey)) {
     invalid(env, 'ADMIN_API_KEY must be 1 to 512 printable ASCII characters without spaces');
   }
-  const workers = env.WORKERS === 'auto' ? availableParallelism() : readInteger(env, 'WORKERS', 1, 1, 64);
-  if (workers > 1 && databaseUrl === 'sqlite::memory:') {
+  const inMemory = databaseUrl === 'sqlite::memory:';
+  const workers =
+    (env.WORKERS ?? 'auto') === 'auto'
+      ? // An in-memory database is per process: auto means one there.
+        inMemory
+        ? 1
+        : Math.min(availableParallelism(), AUTO_WORKERS_CAP)
+      : readInteger(env, 'WORKERS', 1, 1, 64);
+  if (workers > 1 && inMemory) {
     invalid(env, 'WORKERS above 1 needs a shared database: an in-memory SQLite database is per process');
   }
   const consoleSetting = env.CONSOLE ?? 'on';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { AUTO_WORKERS_CAP, ConfigError, loadConfig } from '../src/config.js';
 
 test('the defaults of the contract apply when nothing is set', () => {
   const config = loadConfig({});
@@ -15,7 +16,7 @@ test('the defaults of the contract apply when nothing is set', () => {
   assert.equal(config.jsonMaxKeys, 1000);
   assert.equal(config.problemMaxErrors, 100);
   assert.equal(config.idempotencyMaxResponseBytes, 64 * 1024);
-  assert.equal(config.workers, 1);
+  assert.equal(config.workers, Math.min(availableParallelism(), AUTO_WORKERS_CAP));
 });
 
 test('an invalid value stops the start with a message naming the variable', () => {
@@ -71,7 +72,15 @@ test('every invalid value is listed in one error, so that all are fixed in one r
   );
 });
 
-test('WORKERS=auto takes one process per CPU; BASE_PATH loses its trailing slash', () => {
-  assert.ok(loadConfig({ WORKERS: 'auto' }).workers >= 1);
+test('WORKERS is auto by default: one process per CPU, at most AUTO_WORKERS_CAP; 1 on an in-memory database', () => {
+  const perCpu = Math.min(availableParallelism(), AUTO_WORKERS_CAP);
+  assert.equal(loadConfig({}).workers, perCpu);
+  assert.equal(loadConfig({ WORKERS: 'auto' }).workers, perCpu);
+  assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).workers, 1);
+  assert.equal(loadConfig({ WORKERS: '1' }).workers, 1);
+  assert.equal(loadConfig({ WORKERS: '6' }).workers, 6);
+});
+
+test('BASE_PATH loses its trailing slash', () => {
   assert.equal(loadConfig({ BASE_PATH: '/api/v1/' }).basePath, '/api/v1');
 });

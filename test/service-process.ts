@@ -79,7 +79,7 @@ export async function freePort(): Promise<number> {
 
 /**
  * Starts the service on a free port of 127.0.0.1 with authentication and the
- * rate limit off, and waits until /readyz answers 200. `asNpmStart` runs the
+ * rate limit off and one process (WORKERS=1), and waits until /readyz answers 200. `asNpmStart` runs the
  * build in dist/ (see buildService) with npm start's node arguments and
  * environment, as users run it.
  */
@@ -104,6 +104,8 @@ export async function startService(
       REDIS_URL: '',
       BASE_PATH: '',
       LOG_LEVEL: 'warn',
+      // One process whose pid is the service's, unless a test asks for workers (the default is auto).
+      WORKERS: '1',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
