@@ -28,6 +28,11 @@ export interface RowSizes {
 /** Rows that take at most this much in memory are read whole, whatever the page's budget. */
 const READ_WHOLE_BYTES = 1024 * 1024;
 
+/** Whether a page's rows are read in one pass: their most in memory is within the page's budget or 1 MiB. */
+export function readsWhole(read: PageRead, sizes: RowSizes): boolean {
+  return read.rows * sizes.largestRowBytes <= Math.max(read.maxBytes, READ_WHOLE_BYTES);
+}
+
 /**
  * The rows of a page query (ordered by id, limited to `read.rows`). When
  * that many rows could take more than `read.maxBytes` (or 1 MiB), the
@@ -47,7 +52,7 @@ export async function readPageRows<R>(
   sizes: RowSizes,
   options: { plannedPerCall?: boolean } = {},
 ): Promise<R[]> {
-  const whole = read.rows * sizes.largestRowBytes <= Math.max(read.maxBytes, READ_WHOLE_BYTES);
+  const whole = readsWhole(read, sizes);
   const sized = query.clearSelect().select([sql<number>`id`.as('id'), sizes.jsonBytesAtLeast.as('size')]);
   const lastId = sql<number>`coalesce((select max(id) from (select id, coalesce(sum(size) over (
     order by id rows between unbounded preceding and 2 preceding), 0) as bytes_before from ${sized} as sized) as cut

@@ -6,7 +6,8 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { DialectName, Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
-import { type PageRead, type RowSizes, readPageRows } from '../../db/page-rows.js';
+import { type PageRead, type RowSizes, readPageRows, readsWhole } from '../../db/page-rows.js';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { DatabaseSchema } from '../../db/schema.js';
 import { MEMBER_COLUMNS, type MemberRecord } from './member.repository.js';
 import { chooseIndexedParts, sampleOfFacility } from './search/member-search-sample.js';
@@ -72,8 +73,38 @@ export async function listMembers(
   return searchMembersByTrigrams(db, facilityId, filter, chosen);
 }
 
+/**
+ * A page of the facility's members with no filter, the list's usual read,
+ * built and compiled once: Kysely's build of the query cost a page more than
+ * its serialization (docs/performance-log.md).
+ */
+const unfilteredPage = prepareQuery<{ facilityId: number; afterId: number; limit: number }, MemberRecord>(
+  (db, param) =>
+    db
+      .selectFrom('members')
+      .select(MEMBER_COLUMNS)
+      .where((eb) =>
+        passesFilter(eb, dialectOf(db), param('facilityId'), {
+          afterId: param('afterId'),
+          limit: 0,
+          maxBytes: 0,
+        }),
+      )
+      .orderBy('id')
+      .limit(param('limit')),
+);
+
+const isUnfiltered = ({ sportId, statuses, roles, planId, q }: MemberFilter) =>
+  sportId === undefined &&
+  statuses === undefined &&
+  roles === undefined &&
+  planId === undefined &&
+  q === undefined;
+
 /** The facility's members in id order that pass the filter. */
 async function scanMembers(db: Executor, facilityId: number, filter: MemberFilter) {
+  if (isUnfiltered(filter) && readsWhole(pageRead(filter), MEMBER_SIZES))
+    return unfilteredPage(db, { facilityId, afterId: filter.afterId, limit: filter.limit });
   const query = db
     .selectFrom('members')
     .select(MEMBER_COLUMNS)

@@ -135,16 +135,20 @@ export async function deleteMemberById(db: Executor, memberId: number): Promise<
 
 /** Members of the facility with a scheduled change due on or before `today` (the facility's date). */
 export async function findDueMemberIds(db: Executor, facilityId: number, today: string): Promise<number[]> {
-  const rows = await db
-    .selectFrom('members')
-    .select('id')
-    .where('next_change_on', '<=', today)
-    .where('facility_id', '=', facilityId)
-    .orderBy('id')
-    .limit(DUE_READ_LIMIT)
-    .execute();
+  const rows = await dueMemberIdsQuery(db, { facilityId, today });
   return rows.map((row) => row.id);
 }
+
+/** Every list reads it first: compiled once (prepareQuery). */
+const dueMemberIdsQuery = prepareQuery<{ facilityId: number; today: string }, { id: number }>((db, param) =>
+  db
+    .selectFrom('members')
+    .select('id')
+    .where('next_change_on', '<=', param('today'))
+    .where('facility_id', '=', param('facilityId'))
+    .orderBy('id')
+    .limit(DUE_READ_LIMIT),
+);
 
 /** A list settles at most this many due members first; the sweeper settles the rest within a minute. */
 const DUE_READ_LIMIT = 1000;
