@@ -93,7 +93,7 @@ function invalid(env: Env, problem: string): void {
 }
 
 /**
- * WORKERS=auto (the default) runs one process per core, at most this many:
+ * WORKERS=auto (the default on SQLite) runs one process per core, at most this many:
  * each holds about 130 MB and up to 10 PostgreSQL connections (docs/operations.md).
  */
 export const AUTO_WORKERS_CAP = 4;
@@ -121,8 +121,11 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
     invalid(env, 'ADMIN_API_KEY must be 1 to 512 printable ASCII characters without spaces');
   }
   const inMemory = databaseUrl === 'sqlite::memory:';
+  // Unset: auto on SQLite, where a second process pays; one on PostgreSQL, whose server a second process
+  // competes with for the machine's cores (docs/decisions.md, "WORKERS").
+  const workersSetting = env.WORKERS ?? (databaseUrl.startsWith('sqlite:') ? 'auto' : undefined);
   const workers =
-    (env.WORKERS ?? 'auto') === 'auto'
+    workersSetting === 'auto'
       ? // An in-memory database is per process: auto means one there.
         inMemory
         ? 1

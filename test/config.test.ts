@@ -72,9 +72,11 @@ test('every invalid value is listed in one error, so that all are fixed in one r
   );
 });
 
-test('WORKERS is auto by default: one process per CPU, at most AUTO_WORKERS_CAP; 1 on an in-memory database', () => {
+test('WORKERS is auto by default on SQLite: one process per CPU, at most AUTO_WORKERS_CAP; 1 on an in-memory database and on PostgreSQL', () => {
   const perCpu = Math.min(availableParallelism(), AUTO_WORKERS_CAP);
   assert.equal(loadConfig({}).workers, perCpu);
+  assert.equal(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/x' }).workers, 1);
+  assert.equal(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/x', WORKERS: 'auto' }).workers, perCpu);
   assert.equal(loadConfig({ WORKERS: 'auto' }).workers, perCpu);
   assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).workers, 1);
   assert.equal(loadConfig({ WORKERS: '1' }).workers, 1);

@@ -41,7 +41,8 @@ export function limitClients(
     if (unsent.delete(entry)) unsentBytes -= entry.bytes;
   };
 
-  app.addHook('onSend', (request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, sent, done) => {
+    const payload = asBufferWhenLarge(sent);
     const bytes = bodyBytes(payload);
     const socket = request.raw.socket;
     // app.inject's requests have no socket to hold anything.
@@ -66,10 +67,25 @@ export function limitClients(
   });
 }
 
+/**
+ * A body that may take COUNTED_RESPONSE_BYTES or more, encoded here: its
+ * bytes are then counted exactly, and neither this hook nor Fastify (for
+ * Content-Length) calls Buffer.byteLength on it. On Node 26.10 that call, on
+ * a string built by concatenation, flattens the string inside one of V8's
+ * fast API calls, and a garbage collection there aborted the process under
+ * load ("Lazy deopt after a fast API call with return value is
+ * unsupported"; docs/decisions.md, "Runtime"). Buffer.from takes Node's
+ * ordinary binding for a string of 4,096 characters or more.
+ */
+function asBufferWhenLarge(payload: unknown): unknown {
+  return typeof payload === 'string' && payload.length * 3 >= COUNTED_RESPONSE_BYTES
+    ? Buffer.from(payload)
+    : payload;
+}
+
 function bodyBytes(payload: unknown): number {
-  if (typeof payload === 'string') {
-    return payload.length * 3 < COUNTED_RESPONSE_BYTES ? payload.length : Buffer.byteLength(payload);
-  }
+  // A string here is shorter than COUNTED_RESPONSE_BYTES / 3 characters (asBufferWhenLarge).
+  if (typeof payload === 'string') return payload.length;
   if (Buffer.isBuffer(payload)) return payload.length;
   if (payload !== null && typeof payload === 'object' && 'pipe' in payload) return STREAM_BUFFER_BYTES;
   return 0;

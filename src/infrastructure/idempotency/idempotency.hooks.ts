@@ -107,8 +107,11 @@ export function registerIdempotency(app: FastifyInstance, limits: { maxResponseB
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = null;
-    const body = typeof payload === 'string' ? payload : '';
-    if (reply.statusCode >= 500 || (!claim.stored && Buffer.byteLength(body) > limits.maxResponseBytes)) {
+    // A large answer arrives encoded already (src/http/client-limits.ts).
+    const encoded = Buffer.isBuffer(payload) ? payload : undefined;
+    const body = typeof payload === 'string' ? payload : (encoded?.toString('utf8') ?? '');
+    const bytes = encoded?.length ?? Buffer.byteLength(body);
+    if (reply.statusCode >= 500 || (!claim.stored && bytes > limits.maxResponseBytes)) {
       // A failure that may not happen again, or an answer too large to keep: let the retry run.
       await releaseIdempotencyKey(app.db, claim.scope, claim.key);
     } else if (!claim.stored) {

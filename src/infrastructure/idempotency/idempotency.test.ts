@@ -165,6 +165,18 @@ describeEachDialect('idempotency keys', (api) => {
     assert.equal(created.status, 201, created.text);
   });
 
+  test('an answer of 16 to 64 KiB (sent encoded, not as text) is kept and replayed whole', async () => {
+    const facility = api.newFacility();
+    const headers = key('mid-answer');
+    const unknown = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`${i}${'x'.repeat(1000)}`, 1]));
+    const first = await api.post(plansUrl(facility), { name: 'Gold', ...unknown }, headers);
+    assertInvalid(first);
+    assert.ok(first.text.length > 16 * 1024 && first.text.length < 64 * 1024, `${first.text.length} bytes`);
+    const retry = await api.post(plansUrl(facility), { name: 'Gold', ...unknown }, headers);
+    assertReplayOf(retry, first);
+    assert.equal(retry.text, first.text);
+  });
+
   test('a first request refused by a rule (409) is replayed as the same 409', async () => {
     const facility = api.newFacility();
     assert.equal((await api.post(plansUrl(facility), { name: 'Gold' })).status, 201);
