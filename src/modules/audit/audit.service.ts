@@ -1,9 +1,9 @@
 import type { WriteContext } from '../../core/write-context.js';
 import type { Executor } from '../../db/database.js';
-import { recordChangeEvent } from '../events/event.service.js';
+import { eventOfChange, recordedEvent } from '../events/event.service.js';
 import type { EventType } from '../events/event-types.js';
-import { queueWebhookDeliveries } from '../webhooks/webhook-delivery.service.js';
-import { insertAuditEvent } from './audit.repository.js';
+import { queueDeliveriesTo } from '../webhooks/webhook-delivery.service.js';
+import { insertAuditEvent, insertAuditEventWithEvent } from './audit.repository.js';
 import type { AuditAction, ResourceType } from './audit.schemas.js';
 
 export type { AuditAction };
@@ -65,7 +65,7 @@ export async function recordAuditEvent(
   },
 ): Promise<void> {
   const occurredAt = (context.now ?? new Date()).toISOString();
-  await insertAuditEvent(trx, {
+  const audit = {
     facility_id: event.facilityId,
     resource_type: event.resourceType,
     resource_id: String(event.resourceId),
@@ -75,9 +75,11 @@ export async function recordAuditEvent(
     changes: JSON.stringify(diffFields(event.before, event.after)),
     request_id: context.requestId,
     occurred_at: occurredAt,
-  });
-  const recorded = await recordChangeEvent(trx, event, occurredAt);
-  if (recorded) await queueWebhookDeliveries(trx, recorded);
+  };
+  const changeEvent = eventOfChange(event, occurredAt);
+  if (changeEvent === undefined) return insertAuditEvent(trx, audit);
+  const { eventId, endpoints } = await insertAuditEventWithEvent(trx, audit, changeEvent);
+  await queueDeliveriesTo(trx, recordedEvent(changeEvent, eventId), endpoints);
 }
 
 /** Entitlements as a field map (key → value), so their changes read like any resource's. */

@@ -26,7 +26,8 @@ export interface EventRow {
   data: string;
 }
 
-type EventValues = Omit<EventRow, 'id' | 'xid'>;
+/** An event as it is inserted. */
+export type EventValues = Omit<EventRow, 'id' | 'xid'>;
 
 /** Every write records its event: compiled once (prepareQuery). */
 const insertEventQuery = prepareQuery<EventValues, { id: number }>((db, param) =>

@@ -2,38 +2,38 @@ import { invalidField } from '../../core/errors.js';
 import type { Executor } from '../../db/database.js';
 import {
   type EventRow,
+  type EventValues,
   FEED_START,
   type FeedFilter,
   type FeedPosition,
-  insertEvent,
   readFeed,
 } from './event.repository.js';
 import { type ChangeReport, eventDataOf, eventTypeOf, resourceKeyOf } from './event-types.js';
 import type { FeedWatcher } from './feed-watcher.js';
 
 /**
- * Records the event of a change. Called by the audit trail with the write's
- * own transaction (src/modules/audit/audit.service.ts), which every write
- * goes through: the event commits with the change or not at all.
+ * The event row of a change, to be inserted by the audit trail in the write's
+ * own transaction (src/modules/audit/audit.service.ts), which every write goes
+ * through: the event commits with the change or not at all. Undefined for a
+ * change that has no event type.
  */
-export async function recordChangeEvent(
-  trx: Executor,
-  change: ChangeReport,
-  occurredAt: string,
-): Promise<RecordedEvent | undefined> {
+export function eventOfChange(change: ChangeReport, occurredAt: string): EventValues | undefined {
   const type = eventTypeOf(change);
   if (type === undefined) return undefined;
-  const event = {
+  return {
     facility_id: change.facilityId,
     type,
     resource: resourceKeyOf(change),
     occurred_at: occurredAt,
     data: JSON.stringify(eventDataOf(change, type)),
   };
-  const id = await insertEvent(trx, event);
+}
+
+/** An event row once inserted with `id`, as webhooks deliver it. */
+export function recordedEvent(event: EventValues, id: number): RecordedEvent {
   return {
     id,
-    type,
+    type: event.type,
     facility_id: event.facility_id,
     resource: event.resource,
     json: eventJson({ ...event, id }),

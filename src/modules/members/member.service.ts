@@ -7,7 +7,7 @@ import type { Db, Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation, isUniqueViolationOf } from '../../db/errors.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPlanById } from '../plans/plan.repository.js';
-import { readPolicySettings, todayIn } from '../policy/policy.service.js';
+import { type PolicySettings, readPolicySettings, todayIn } from '../policy/policy.service.js';
 import { endFreezeOfStatusMove, openFreezeOfStatusMove, settleMember } from '../schedule/schedule.service.js';
 import {
   countSeatsTaken,
@@ -43,17 +43,24 @@ export async function createMember(
   facilityId: number,
   body: MemberCreate,
 ): Promise<Member> {
-  return db.transaction().execute((trx) => createMemberIn(trx, context, facilityId, body));
+  // Read before the transaction, a point read that joins a batch on PostgreSQL: one round trip fewer in
+  // it. Its rules are not the database's (no lock on the policy was taken inside it either): a create is
+  // checked against the policy as it stood while the request ran.
+  const policy = await readPolicySettings(db, facilityId);
+  return db.transaction().execute((trx) => createMemberIn(trx, context, facilityId, body, policy));
 }
 
-/** A create inside the caller's transaction: POST and each created row of a CSV import. */
+/**
+ * A create inside the caller's transaction: POST and each created row of a
+ * CSV import, with the facility's policy the caller read.
+ */
 export async function createMemberIn(
   trx: Executor,
   context: WriteContext<Member>,
   facilityId: number,
   body: MemberCreate,
+  policy: PolicySettings,
 ): Promise<Member> {
-  const policy = await readPolicySettings(trx, facilityId);
   const clock = context.now ?? new Date();
   const today = todayIn(policy.timezone, clock);
   const now = clock.toISOString();

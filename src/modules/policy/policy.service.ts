@@ -4,7 +4,16 @@ import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { findPolicyByFacilityId, insertDefaultPolicy, updatePolicy } from './policy.repository.js';
-import { DEFAULT_POLICY, type Policy, type PolicyPatch, policyRepresentation } from './policy.schemas.js';
+import {
+  DEFAULT_POLICY,
+  type Policy,
+  type PolicyPatch,
+  type PolicySettings,
+  policyRepresentation,
+} from './policy.schemas.js';
+
+export type { PolicySettings };
+
 import { assertTimeZoneName } from './time-zone.js';
 
 /** The facility's policy, created with the defaults on first read. */
@@ -22,7 +31,7 @@ export async function getOrCreatePolicy(
 }
 
 /** Settings that other resources depend on; the defaults when no policy was ever stored. */
-export async function readPolicySettings(db: Executor, facilityId: number) {
+export async function readPolicySettings(db: Executor, facilityId: number): Promise<PolicySettings> {
   return (await findPolicyByFacilityId(db, facilityId)) ?? DEFAULT_POLICY;
 }
 

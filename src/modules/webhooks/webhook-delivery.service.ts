@@ -8,15 +8,19 @@ import {
   insertDeliveries,
   scheduleNow,
 } from './webhook-delivery.repository.js';
-import { enabledEndpointsOf } from './webhook-endpoint.repository.js';
+import type { EndpointRow } from './webhook-endpoint.repository.js';
 
 /**
  * Writes one delivery per enabled endpoint of the facility that takes the
  * event's type, in the event's own transaction: an event that commits is
- * delivered, and a write that rolls back sends nothing.
+ * delivered, and a write that rolls back sends nothing. The endpoints are
+ * read by the caller in that transaction (insertAuditEventWithEvent).
  */
-export async function queueWebhookDeliveries(trx: Executor, event: RecordedEvent): Promise<void> {
-  const endpoints = await enabledEndpointsOf(trx, event.facility_id);
+export async function queueDeliveriesTo(
+  trx: Executor,
+  event: RecordedEvent,
+  endpoints: readonly Pick<EndpointRow, 'id' | 'types'>[],
+): Promise<void> {
   if (endpoints.length === 0) return;
   const now = new Date().toISOString();
   const wanted = endpoints.filter((endpoint) => {

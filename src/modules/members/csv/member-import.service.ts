@@ -3,6 +3,7 @@ import { AppError, type ErrorCode, type FieldError } from '../../../core/errors.
 import type { WriteContext } from '../../../core/write-context.js';
 import type { Db, Executor } from '../../../db/database.js';
 import { planQueriesPerCall } from '../../../db/transaction-planning.js';
+import { type PolicySettings, readPolicySettings } from '../../policy/policy.service.js';
 import { findMemberIdByKey } from '../member.repository.js';
 import type { Member, MemberCreate, MemberPatch } from '../member.schemas.js';
 import { createMemberIn, patchMemberIn } from '../member.service.js';
@@ -90,13 +91,15 @@ export async function importMembers(
     try {
       await db.transaction().execute(async (trx) => {
         await planQueriesPerCall(trx);
+        // Once a transaction, not once a row: every row is checked against the policy it started with.
+        const policy = await readPolicySettings(trx, facilityId);
         for (let inChunk = 0; oneTransaction || inChunk < options.chunkRows; inChunk++) {
           const next = await iterator.next();
           if (next.done) {
             done = true;
             break;
           }
-          await importRow(trx, context, facilityId, next.value, validator, options, report);
+          await importRow(trx, context, facilityId, policy, next.value, validator, options, report);
         }
         if (options.dryRun || (options.onError === 'abort' && report.counts.failed > 0)) throw new RollBack();
       });
@@ -115,6 +118,7 @@ async function importRow(
   trx: Executor,
   context: WriteContext<Member>,
   facilityId: number,
+  policy: PolicySettings,
   { row, line, cells }: CsvRow,
   validator: RowValidator,
   options: ImportOptions,
@@ -155,7 +159,7 @@ async function importRow(
   await sql`savepoint import_row`.execute(trx);
   try {
     if (memberId === undefined) {
-      const created = await createMemberIn(trx, context, facilityId, createBody as MemberCreate);
+      const created = await createMemberIn(trx, context, facilityId, createBody as MemberCreate, policy);
       if (moveAfterCreate)
         await patchMemberIn(trx, context, facilityId, created.id, { status } as MemberPatch);
       report.counts.created += 1;
