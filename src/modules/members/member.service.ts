@@ -43,11 +43,13 @@ export async function createMember(
   facilityId: number,
   body: MemberCreate,
 ): Promise<Member> {
-  // Read before the transaction, a point read that joins a batch on PostgreSQL: one round trip fewer in
-  // it. Its rules are not the database's (no lock on the policy was taken inside it either): a create is
-  // checked against the policy as it stood while the request ran.
-  const policy = await readPolicySettings(db, facilityId);
-  return db.transaction().execute((trx) => createMemberIn(trx, context, facilityId, body, policy));
+  // Read in the transaction, not before it as a batched point read: on SQLite a read outside it waits for
+  // the group commit under way and breaks up the groups (creates 0.65 x as fast, measured).
+  return db
+    .transaction()
+    .execute(async (trx) =>
+      createMemberIn(trx, context, facilityId, body, await readPolicySettings(trx, facilityId)),
+    );
 }
 
 /**
