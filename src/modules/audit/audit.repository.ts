@@ -2,9 +2,9 @@ import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
 import { type PageRead, type RowSizes, readPageRows } from '../../db/page-rows.js';
-import { prepareQuery } from '../../db/prepared-query.js';
+import { type ParameterFunction, prepareQuery } from '../../db/prepared-query.js';
 import type { AuditEventsTable } from '../../db/schema.js';
-import { type EventValues, insertEvent } from '../events/event.repository.js';
+import { type EventValues, eventColumns, insertEvent } from '../events/event.repository.js';
 import { enabledEndpointsOf } from '../webhooks/webhook-endpoint.repository.js';
 import type { AuditEvent } from './audit.schemas.js';
 
@@ -14,19 +14,22 @@ function toAuditEvent(row: Selectable<AuditEventsTable>): AuditEvent {
 
 type AuditEventValues = Required<Omit<Insertable<AuditEventsTable>, 'id'>>;
 
+/** An audit entry's columns, each from the prepared query's parameter of its name. */
+const auditEventColumns = (param: ParameterFunction<AuditEventValues>) => ({
+  facility_id: param('facility_id'),
+  resource_type: param('resource_type'),
+  resource_id: param('resource_id'),
+  action: param('action'),
+  api_key_id: param('api_key_id'),
+  api_key_name: param('api_key_name'),
+  changes: param('changes'),
+  request_id: param('request_id'),
+  occurred_at: param('occurred_at'),
+});
+
 /** Every write records one event: compiled once (prepareQuery). */
 const insertAuditEventQuery = prepareQuery<AuditEventValues, never>((db, param) =>
-  db.insertInto('audit_events').values({
-    facility_id: param('facility_id'),
-    resource_type: param('resource_type'),
-    resource_id: param('resource_id'),
-    action: param('action'),
-    api_key_id: param('api_key_id'),
-    api_key_name: param('api_key_name'),
-    changes: param('changes'),
-    request_id: param('request_id'),
-    occurred_at: param('occurred_at'),
-  }),
+  db.insertInto('audit_events').values(auditEventColumns(param)),
 );
 
 export async function insertAuditEvent(db: Executor, event: AuditEventValues): Promise<void> {
@@ -40,41 +43,16 @@ type EndpointToNotify = { id: number; types: string };
  * The audit entry and the event of one write, and the facility's enabled
  * webhook endpoints, in one statement on PostgreSQL (two data-modifying
  * CTEs): one round trip of the write's transaction instead of three. The
- * endpoints are read in the same snapshot as the three statements would be.
+ * endpoints read are those committed when the statement runs, as with a
+ * select of its own.
  */
 const trailQuery = prepareQuery<
   TrailValues,
   { event_id: number; endpoint_id: number | null; endpoint_types: string | null }
 >((db, param) =>
   db
-    .with('audit', (qb) =>
-      qb
-        .insertInto('audit_events')
-        .values({
-          facility_id: param('facility_id'),
-          resource_type: param('resource_type'),
-          resource_id: param('resource_id'),
-          action: param('action'),
-          api_key_id: param('api_key_id'),
-          api_key_name: param('api_key_name'),
-          changes: param('changes'),
-          request_id: param('request_id'),
-          occurred_at: param('occurred_at'),
-        })
-        .returning('id'),
-    )
-    .with('event', (qb) =>
-      qb
-        .insertInto('events')
-        .values({
-          facility_id: param('facility_id'),
-          type: param('type'),
-          resource: param('resource'),
-          occurred_at: param('occurred_at'),
-          data: param('data'),
-        })
-        .returning('id'),
-    )
+    .with('audit', (qb) => qb.insertInto('audit_events').values(auditEventColumns(param)).returning('id'))
+    .with('event', (qb) => qb.insertInto('events').values(eventColumns(param)).returning('id'))
     .selectFrom('event')
     .leftJoin('webhook_endpoints', (join) =>
       join

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { dialectOf } from '../../db/dialect.js';
-import { prepareQuery } from '../../db/prepared-query.js';
+import { type ParameterFunction, prepareQuery } from '../../db/prepared-query.js';
 
 /**
  * Where a reader of the feed stands: after the event at (xid, id). On SQLite
@@ -29,18 +29,18 @@ export interface EventRow {
 /** An event as it is inserted. */
 export type EventValues = Omit<EventRow, 'id' | 'xid'>;
 
+/** An event's columns, each from the prepared query's parameter of its name. */
+export const eventColumns = (param: ParameterFunction<EventValues>) => ({
+  facility_id: param('facility_id'),
+  type: param('type'),
+  resource: param('resource'),
+  occurred_at: param('occurred_at'),
+  data: param('data'),
+});
+
 /** Every write records its event: compiled once (prepareQuery). */
 const insertEventQuery = prepareQuery<EventValues, { id: number }>((db, param) =>
-  db
-    .insertInto('events')
-    .values({
-      facility_id: param('facility_id'),
-      type: param('type'),
-      resource: param('resource'),
-      occurred_at: param('occurred_at'),
-      data: param('data'),
-    })
-    .returning('id'),
+  db.insertInto('events').values(eventColumns(param)).returning('id'),
 );
 
 /** Inserts the event and gives its id. */
