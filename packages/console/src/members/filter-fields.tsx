@@ -42,7 +42,7 @@ export function MemberFilterFields({ draft, onChange, plans, sportError }: Props
             value={draft.status}
             onChange={(e) => onChange({ status: e.currentTarget.value })}
           >
-            <option value="">Any but removed</option>
+            <option value="">Not removed</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
                 {s}
