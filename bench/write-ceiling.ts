@@ -3,7 +3,9 @@
  * of the driver alone, with no HTTP, validation or service code: the bare
  * INSERT that the benchmark's floor makes, the statements a create of the
  * service makes today (its transaction: begin, the policy, the member, the
- * audit entry with the event and the facility's webhook endpoints, commit),
+ * audit entry with the event and the facility's webhook endpoints, commit;
+ * the member written by the floor's INSERT, whose columns the service's
+ * leaves null but for these),
  * and the one statement a create could be at best (the member, its audit
  * entry and its event in one statement, autocommitted). 32 creates in flight
  * on a pool of 10, as the benchmark drives the service; interleaved rounds;
