@@ -15,6 +15,7 @@ import * as memberExternalId from './migrations/0015_member_external_id.js';
 import * as events from './migrations/0020_events.js';
 import * as webhooks from './migrations/0021_webhooks.js';
 import * as memberSearchSqlite from './migrations/0030_member_search_sqlite.js';
+import * as feedInCommitOrder from './migrations/0031_feed_in_commit_order.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0020_events': events,
   '0021_webhooks': webhooks,
   '0030_member_search_sqlite': memberSearchSqlite,
+  '0031_feed_in_commit_order': feedInCommitOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

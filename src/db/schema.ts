@@ -169,8 +169,6 @@ export interface PeriodicJobsTable {
 /** The change feed (src/modules/events/). */
 export interface EventsTable {
   id: Generated<number>;
-  /** PostgreSQL only: the writing transaction's id (xid8), read as text. */
-  xid?: Generated<string>;
   facility_id: number;
   type: string;
   /** `plan:7`, `member:42`, `policy:1`. */

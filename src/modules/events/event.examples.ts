@@ -1,4 +1,4 @@
-import type { EventType } from './event-types.js';
+import type { EventType } from '../../journal/event-types.js';
 
 // Written out here rather than imported: the resource modules depend on this one (through the audit trail).
 const planExample = {

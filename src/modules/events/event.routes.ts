@@ -5,9 +5,10 @@ import type { FastifyReply } from 'fastify';
 import { AppError, invalidField } from '../../core/errors.js';
 import { problemResponses } from '../../http/responses.js';
 import { FacilityParams, Ref } from '../../http/schemas.js';
+import { eventJson } from '../../journal/event-json.js';
+import { EVENT_TYPES } from '../../journal/event-types.js';
 import { EventFeedQuery, EventPage, MAX_WAIT_SECONDS } from './event.schemas.js';
-import { decodeFeedCursor, encodeFeedCursor, eventJson, readFeedPage } from './event.service.js';
-import { EVENT_TYPES } from './event-types.js';
+import { decodeFeedCursor, encodeFeedCursor, readFeedPage } from './event.service.js';
 import { watchFeed } from './feed-watcher.js';
 
 export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {

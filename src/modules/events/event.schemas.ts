@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Id, Ref, StringEnum, Timestamp } from '../../http/schemas.js';
+import { EVENT_TYPES } from '../../journal/event-types.js';
 import { eventExamples } from './event.examples.js';
-import { EVENT_TYPES } from './event-types.js';
 
 export const EventTypeName = StringEnum(EVENT_TYPES, {
   $id: 'EventType',

@@ -1,7 +1,8 @@
 /**
- * The feed's cursor under concurrent writers: it never skips an event whose
- * transaction commits after later ones (PostgreSQL), and a long poll answers
- * as soon as an event arrives.
+ * The feed's order is each facility's commit order, on both engines: a cursor
+ * never skips an event whose transaction commits after later ones, applying
+ * the feed in order gives the final state, and one facility's long
+ * transaction holds no other facility's feed back.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -9,8 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describeEachDialect } from '../../../test/harness.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Trx } from '../../db/database.js';
-import { recordAuditEvent } from '../audit/audit.service.js';
-import { feedSettled } from './events.fixtures.js';
+import { inWriteTransaction, journalChange } from '../../journal/journal.js';
 
 const f = (facility: number) => `/admin/facilities/${facility}`;
 const context: WriteContext = {
@@ -18,9 +18,9 @@ const context: WriteContext = {
   requestId: 'feed-test',
 };
 
-/** A policy change recorded through the one path every write takes, in the given transaction. */
-async function recordChange(trx: Trx, facility: number, marker: number): Promise<void> {
-  await recordAuditEvent(trx, context, {
+/** A policy change journaled through the one path every write takes, in the given transaction. */
+function recordChange(trx: Trx, facility: number, marker: number): void {
+  journalChange(trx, context, {
     facilityId: facility,
     resourceType: 'policy',
     resourceId: facility,
@@ -30,8 +30,8 @@ async function recordChange(trx: Trx, facility: number, marker: number): Promise
   });
 }
 
-/** A transaction held open until `release` is called; its work runs first. */
-function openTransaction(db: Db, work: (trx: Trx) => Promise<void>) {
+/** A write transaction held open until `release` is called; its work runs first. */
+function openTransaction(db: Db, work: (trx: Trx) => Promise<void> | void) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => {
     release = resolve;
@@ -40,7 +40,7 @@ function openTransaction(db: Db, work: (trx: Trx) => Promise<void>) {
   const ready = new Promise<void>((resolve) => {
     started = resolve;
   });
-  const done = db.transaction().execute(async (trx) => {
+  const done = inWriteTransaction(db, async (trx) => {
     await work(trx);
     started();
     await released;
@@ -53,56 +53,72 @@ describeEachDialect('events: the feed under concurrent writers', (api) => {
     const cursor = after === undefined ? '' : `&after=${after}`;
     const response = await api.get(`${f(facility)}/events?limit=1000${cursor}${query}`);
     assert.equal(response.status, 200, response.text);
-    return response.body as { events: { data: { max_active_bookings: number } }[]; next_cursor: string };
+    return response.body as {
+      events: { id: number; type: string; data: Record<string, unknown> }[];
+      next_cursor: string;
+    };
   };
   const markers = (page: Awaited<ReturnType<typeof read>>) =>
     page.events.map((event) => event.data.max_active_bookings);
 
-  test('an event whose transaction commits after a later one is not skipped by a cursor read in between', async (t) => {
-    if (api.dialect !== 'postgres') return t.skip('SQLite has one writer: commit order is id order');
+  test('concurrent PATCHes of one member: the feed applied in order gives the member as it reads', async () => {
     const facility = api.newFacility();
-    // The first transaction takes its event's place in the id sequence, then waits.
+    const member = await api.post(`${f(facility)}/members`, { first_name: 'Race' });
+    const start = await read(facility, undefined);
+    const patches = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        api.patch(`${f(facility)}/members/${member.body.id}`, { notes: `race-${i}` }),
+      ),
+    );
+    assert.ok(patches.every((patch) => patch.status === 200));
+    const final = (await api.get(`${f(facility)}/members/${member.body.id}`)).body;
+    let applied: Record<string, unknown> = member.body;
+    for (const event of (await read(facility, start.next_cursor)).events) applied = event.data;
+    assert.equal(applied.notes, final.notes);
+    assert.equal(applied.updated_at, final.updated_at);
+  });
+
+  test('an event whose transaction commits after a later one comes after it, and a cursor read in between does not skip it', async (t) => {
+    if (api.dialect !== 'postgres')
+      return t.skip(
+        'SQLite runs one write transaction at a time: a second cannot commit while the first is open',
+      );
+    const facility = api.newFacility();
+    // The first write journals its change and then waits before committing.
     const slow = openTransaction(api.app.db, (trx) => recordChange(trx, facility, 1));
     await slow.ready;
     const fast = openTransaction(api.app.db, (trx) => recordChange(trx, facility, 2));
     await fast.ready;
     fast.release();
     await fast.done;
-    // The second is committed, but an event of the first could still come before it: the feed holds it back.
     const first = await read(facility, undefined);
-    assert.deepEqual(markers(first), []);
+    assert.deepEqual(markers(first), [2], 'the committed event is readable at once');
     slow.release();
     await slow.done;
-    await feedSettled(api.app.db);
-    const second = await read(facility, first.next_cursor);
-    assert.deepEqual(markers(second), [1, 2]);
+    assert.deepEqual(markers(await read(facility, first.next_cursor)), [1]);
   });
 
-  test('a transaction that began writing first but records its event last is not skipped', async (t) => {
-    if (api.dialect !== 'postgres') return t.skip('SQLite has one writer: commit order is id order');
+  test("another facility's long transaction holds no event back", async (t) => {
+    if (api.dialect !== 'postgres')
+      return t.skip(
+        'SQLite runs one write transaction at a time: a second cannot commit while the first is open',
+      );
+    const busy = api.newFacility();
     const facility = api.newFacility();
-    let slowTrx!: Trx;
-    // It takes its transaction id with a first write; it records its event only after the other committed.
-    const slow = openTransaction(api.app.db, async (trx) => {
-      slowTrx = trx;
+    // A long write that has taken its transaction id, as an import's chunk would.
+    const long = openTransaction(api.app.db, async (trx) => {
       await trx
         .insertInto('periodic_jobs')
-        .values({ name: `feed-test-${facility}`, next_run_at: new Date().toISOString() })
+        .values({ name: `feed-test-${busy}`, next_run_at: new Date().toISOString() })
         .execute();
+      recordChange(trx, busy, 1);
     });
-    await slow.ready;
-    const fast = openTransaction(api.app.db, (trx) => recordChange(trx, facility, 2));
-    await fast.ready;
-    fast.release();
-    await fast.done;
-    const first = await read(facility, undefined);
-    assert.deepEqual(markers(first), [], 'held back while an older transaction runs');
-    await recordChange(slowTrx, facility, 1);
-    slow.release();
-    await slow.done;
-    await feedSettled(api.app.db);
-    // Both follow the cursor, in the order of their transactions.
-    assert.deepEqual(markers(await read(facility, first.next_cursor)), [1, 2]);
+    await long.ready;
+    await api.patch(`${f(facility)}/policy`, { max_active_bookings: 9 });
+    assert.deepEqual(markers(await read(facility, undefined)), [9]);
+    long.release();
+    await long.done;
+    assert.deepEqual(markers(await read(busy, undefined)), [1]);
   });
 
   test('concurrent writers committing in any order: a reader following the cursor sees every event once', async () => {
@@ -115,9 +131,8 @@ describeEachDialect('events: the feed under concurrent writers', (api) => {
       for (;;) {
         // Decided before the read: a read that began while writers ran may miss their last commits.
         const lastRead = !writing;
-        if (lastRead) await feedSettled(api.app.db);
         const page = await read(facility, cursor);
-        seen.push(...markers(page));
+        seen.push(...(markers(page) as number[]));
         cursor = page.next_cursor;
         if (lastRead && page.events.length === 0) break;
         await sleep(2);
@@ -125,10 +140,10 @@ describeEachDialect('events: the feed under concurrent writers', (api) => {
     })();
     await Promise.all(
       Array.from({ length: writers }, (_, i) =>
-        api.app.db.transaction().execute(async (trx) => {
+        inWriteTransaction(api.app.db, async (trx) => {
           await sleep(Math.random() * 5);
-          await recordChange(trx, facility, i + 1);
-          // Held open a random while after the event took its id: commits land out of id order.
+          recordChange(trx, facility, i + 1);
+          // Held open a random while after the change was journaled: commits land in any order.
           await sleep(Math.random() * 30);
         }),
       ),

@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDialect, testClock } from '../../../test/harness.js';
-import { feedSettled } from './events.fixtures.js';
 
 const f = (facility: number) => `/admin/facilities/${facility}`;
 const clock = testClock('2026-03-01T12:00:00Z');
@@ -11,7 +10,6 @@ describeEachDialect(
   'events: freezes and the schedule',
   (api) => {
     const types = async (facility: number) => {
-      await feedSettled(api.app.db);
       const { events } = (await api.get(`${f(facility)}/events`)).body;
       return events as { type: string; data: Record<string, unknown> }[];
     };

@@ -7,13 +7,11 @@ import { test } from 'node:test';
 import { assertInvalid, describeEachDialect } from '../../../test/harness.js';
 import type { Principal } from '../../core/principal.js';
 import { createPlan } from '../plans/plan.service.js';
-import { feedSettled } from './events.fixtures.js';
 
 const f = (facility: number) => `/admin/facilities/${facility}`;
 
 describeEachDialect('events: one per change', (api) => {
   const feed = async (facility: number, query = '') => {
-    await feedSettled(api.app.db);
     const response = await api.get(`${f(facility)}/events${query}`);
     assert.equal(response.status, 200, response.text);
     return response.body as {

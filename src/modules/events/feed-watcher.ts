@@ -1,37 +1,45 @@
 import type { Executor } from '../../db/database.js';
-import { feedVersion } from './event.repository.js';
+import { newestEventIds } from './event.repository.js';
 
 /**
  * Tells long-polling readers of the feed when to look again. One probe per
- * process, every `intervalMs` while anyone waits (feedVersion: one cheap
- * query), instead of one query per waiting reader; a reader looks again only
- * when the version changed. Works across processes and instances, since the
- * probe reads the database.
+ * process, every `intervalMs` while anyone waits (the newest event id of each
+ * facility that readers wait on: one statement), instead of one query per
+ * waiting reader; a reader looks again only when its facility's newest id
+ * moved. Works across processes and instances, since the probe reads the
+ * database.
  */
 export interface FeedWatcher {
-  version(): string | undefined;
-  /** Resolves when the version differs from `seen`, or after `timeoutMs`. */
-  changedSince(seen: string | undefined, timeoutMs: number): Promise<void>;
+  /** The newest event id of the facility as last probed; undefined when not known. */
+  version(facilityId: number): number | undefined;
+  /** Resolves when the facility's newest id differs from `seen`, or after `timeoutMs`. */
+  changedSince(facilityId: number, seen: number | undefined, timeoutMs: number): Promise<void>;
   /** Readers waiting now. */
   waiting(): number;
   close(): void;
 }
 
+interface Waiter {
+  facilityId: number;
+  seen: number | undefined;
+  wake: () => void;
+}
+
 export function watchFeed(db: Executor, intervalMs: number): FeedWatcher {
-  let current: string | undefined;
-  const waiters = new Set<{ seen: string | undefined; wake: () => void }>();
+  let current = new Map<number, number>();
+  const waiters = new Set<Waiter>();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
 
   const probe = async () => {
     timer = undefined;
     try {
-      current = await feedVersion(db);
+      current = await newestEventIds(db, [...new Set([...waiters].map((waiter) => waiter.facilityId))]);
     } catch {
       // A database that cannot be reached: the readers find out when they read.
-      current = undefined;
+      current = new Map();
     }
-    for (const waiter of waiters) if (waiter.seen !== current) waiter.wake();
+    for (const waiter of waiters) if (waiter.seen !== current.get(waiter.facilityId)) waiter.wake();
     schedule();
   };
   const schedule = () => {
@@ -39,10 +47,11 @@ export function watchFeed(db: Executor, intervalMs: number): FeedWatcher {
   };
 
   return {
-    version: () => current,
-    changedSince(seen, timeoutMs) {
+    version: (facilityId) => current.get(facilityId),
+    changedSince(facilityId, seen, timeoutMs) {
       return new Promise<void>((resolve) => {
-        const waiter = {
+        const waiter: Waiter = {
+          facilityId,
           seen,
           wake: () => {
             clearTimeout(deadline);

@@ -2,6 +2,7 @@ import { AppError } from '../../core/errors.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
 import type { PageRead } from '../../db/page-rows.js';
+import { inWriteTransaction } from '../../journal/journal.js';
 import { findMemberById } from '../members/member.repository.js';
 import { memberNotFound, settleDueMember } from '../members/member-read.service.js';
 import { readPolicySettings, todayIn } from '../policy/policy.service.js';
@@ -41,7 +42,7 @@ export async function createFreeze(
   body: FreezeCreate,
 ): Promise<FreezeRow> {
   const now = context.now ?? new Date();
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     const { member, policy, today } = await lockSettledMember(trx, facilityId, memberId, now);
     assertFreezeDates(body, today);
     if (!policy.allow_freeze) {
@@ -99,7 +100,7 @@ export async function cancelFreeze(
   freezeId: number,
 ): Promise<void> {
   const now = context.now ?? new Date();
-  await db.transaction().execute(async (trx) => {
+  await inWriteTransaction(db, async (trx) => {
     const { member, policy, today } = await lockSettledMember(trx, facilityId, memberId, now);
     const freeze = (await listFreezesOfMember(trx, memberId)).find((f) => f.id === freezeId);
     if (!freeze) {

@@ -1,6 +1,7 @@
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import type { PageRead } from '../../db/page-rows.js';
+import { inWriteTransaction } from '../../journal/journal.js';
 import { readPolicySettings, todayIn } from '../policy/policy.service.js';
 import { settleMember } from '../schedule/schedule.service.js';
 import { findDueMemberIds, findMemberById, type MemberRecord } from './member.repository.js';
@@ -64,7 +65,7 @@ export async function listMembersOfFacility(
  * (`changed`) and the others find nothing due.
  */
 export async function settleDueMember(db: Db, facilityId: number, memberId: number, now: Date) {
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     const locked = await findMemberById(trx, facilityId, memberId, { lock: true });
     if (!locked) throw memberNotFound(facilityId, memberId);
     const policy = await readPolicySettings(trx, facilityId);

@@ -2,7 +2,9 @@ import { AppError, type FieldError } from '../../core/errors.js';
 import { assertIfMatch, etagOf } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
-import { type AuditAction, diffFields, entitlementFields, recordAuditEvent } from '../audit/audit.service.js';
+import { diffFields, entitlementFields } from '../../journal/change-diff.js';
+import { inWriteTransaction, journalChange } from '../../journal/journal.js';
+import type { AuditAction } from '../audit/audit.schemas.js';
 import {
   bumpEntitlementsVersion,
   countEntitlements,
@@ -47,7 +49,7 @@ export async function replacePlanEntitlements(
     ? body
     : Object.entries(body).map(([key, value]) => ({ key, value }));
   rejectDuplicateKeys(entitlements);
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const before = await listEntitlements(trx, planId);
     assertIfMatch(context.ifMatch, etagOf(entitlementCollectionRepresentation, entitlementsVersion));
@@ -83,7 +85,7 @@ export async function setPlanEntitlement(
   planId: number,
   entitlement: Entitlement,
 ): Promise<Versioned<Entitlement> & { created: boolean }> {
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const existing = await findEntitlement(trx, planId, entitlement.key);
     assertIfMatch(context.ifMatch, existing && oneEntitlementEtags(entitlementsVersion));
@@ -122,7 +124,7 @@ export async function removePlanEntitlement(
   planId: number,
   key: string,
 ) {
-  await db.transaction().execute(async (trx) => {
+  await inWriteTransaction(db, async (trx) => {
     const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
     const existing = await findEntitlement(trx, planId, key);
     if (!existing) throw new AppError('entitlement_not_found', `Plan ${planId} has no entitlement "${key}"`);
@@ -160,7 +162,7 @@ async function commitEntitlementChange(
   const before = entitlementFields(change.before);
   const after = entitlementFields(change.after);
   if (Object.keys(diffFields(before, after)).length === 0) return change.version;
-  await recordAuditEvent(trx, context, {
+  journalChange(trx, context, {
     facilityId: change.facilityId,
     resourceType: 'entitlements',
     resourceId: change.planId,

@@ -5,7 +5,8 @@ import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { PageRead } from '../../db/page-rows.js';
-import { entitlementFields, recordAuditEvent } from '../audit/audit.service.js';
+import { entitlementFields } from '../../journal/change-diff.js';
+import { inWriteTransaction, journalChange } from '../../journal/journal.js';
 import { readPolicySettings } from '../policy/policy.service.js';
 import { replaceEntitlements } from './entitlement.repository.js';
 import type { Entitlement } from './entitlement.schemas.js';
@@ -80,7 +81,7 @@ export async function createPlan(
   if (body.template_id != null && !template) {
     throw new AppError('invalid_template', `There is no plan template with id ${body.template_id}`);
   }
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     const policy = await readPolicySettings(trx, facilityId);
     const values: PlanValues = {
       name: body.name,
@@ -100,11 +101,11 @@ export async function createPlan(
       rethrowNameConflict(values.name),
     );
     const audit = { facilityId, resourceId: plan.id, action: 'create', before: null } as const;
-    await recordAuditEvent(trx, context, { ...audit, resourceType: 'plan', after: plan });
+    journalChange(trx, context, { ...audit, resourceType: 'plan', after: plan });
     if (template) {
       await replaceEntitlements(trx, plan.id, template.entitlements);
       const after = entitlementFields(template.entitlements);
-      await recordAuditEvent(trx, context, { ...audit, resourceType: 'entitlements', after });
+      journalChange(trx, context, { ...audit, resourceType: 'entitlements', after });
     }
     await context.onCreated?.(trx, plan);
     return plan;
@@ -122,7 +123,7 @@ export async function patchPlan(
   planId: number,
   patch: PlanPatch,
 ): Promise<Plan> {
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     const current = await findPlanById(trx, facilityId, planId, { lock: true });
     if (!current) throw planNotFound(facilityId, planId);
     assertIfMatch(context.ifMatch, etagOf(planRepresentation, current.updated_at));
@@ -134,7 +135,7 @@ export async function patchPlan(
     const updated = await updatePlan(trx, planId, write, writeTimeAfter(current.updated_at)).catch(
       rethrowNameConflict(write.name ?? current.name),
     );
-    await recordAuditEvent(trx, context, {
+    journalChange(trx, context, {
       facilityId,
       resourceType: 'plan',
       resourceId: planId,
@@ -154,7 +155,7 @@ export async function deletePlan(
   planId: number,
   hard: boolean,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inWriteTransaction(db, async (trx) => {
     const plan = await findPlanById(trx, facilityId, planId, { lock: true });
     if (!plan) throw planNotFound(facilityId, planId);
     assertIfMatch(context.ifMatch, etagOf(planRepresentation, plan.updated_at));
@@ -165,11 +166,11 @@ export async function deletePlan(
         if (!isForeignKeyViolation(error)) throw error;
         throw planInUse(planId);
       });
-      await recordAuditEvent(trx, context, { ...audit, action: 'hard_delete', after: null });
+      journalChange(trx, context, { ...audit, action: 'hard_delete', after: null });
     } else if (plan.deleted_at === null) {
       const now = writeTimeAfter(plan.updated_at);
       const archived = await updatePlan(trx, planId, { is_active: false, deleted_at: now }, now);
-      await recordAuditEvent(trx, context, { ...audit, action: 'delete', after: archived });
+      journalChange(trx, context, { ...audit, action: 'delete', after: archived });
     }
   });
 }

@@ -2,7 +2,7 @@ import { changedFields } from '../../core/changes.js';
 import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
-import { recordAuditEvent } from '../audit/audit.service.js';
+import { inWriteTransaction, journalChange } from '../../journal/journal.js';
 import { findPolicyByFacilityId, insertDefaultPolicy, updatePolicy } from './policy.repository.js';
 import {
   DEFAULT_POLICY,
@@ -42,13 +42,13 @@ export async function patchPolicy(
   patch: PolicyPatch,
 ): Promise<Policy> {
   if (patch.timezone !== undefined) assertTimeZoneName(patch.timezone);
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     const current = await getOrCreatePolicy(trx, facilityId, { lock: true });
     assertIfMatch(context.ifMatch, etagOf(policyRepresentation, current.updated_at));
     const changes = changedFields(current, patch);
     if (!changes) return current;
     const updated = await updatePolicy(trx, facilityId, changes, writeTimeAfter(current.updated_at));
-    await recordAuditEvent(trx, context, {
+    journalChange(trx, context, {
       facilityId,
       resourceType: 'policy',
       resourceId: facilityId,

@@ -2,7 +2,7 @@ import { addDays } from '../../core/dates.js';
 import { writeTimeAfter } from '../../core/etag.js';
 import { systemWriteContext, type WriteContext } from '../../core/write-context.js';
 import type { Executor } from '../../db/database.js';
-import { recordAuditEvent } from '../audit/audit.service.js';
+import { journalChange } from '../../journal/journal.js';
 import { todayIn } from '../policy/policy.service.js';
 import { assertNoOverlap, assertWithinYearlyLimit } from './freeze-days.js';
 import { applyDue, type ScheduledMember } from './member-schedule.js';
@@ -70,7 +70,7 @@ export async function settleMember<M extends SettledMember>(
   await updateMemberSchedule(trx, member.id, changes);
   const settled = { ...after, ...changes } as M;
   if (moved) {
-    await recordAuditEvent(trx, system, {
+    journalChange(trx, system, {
       facilityId: member.facility_id,
       resourceType: 'member',
       resourceId: member.id,
@@ -133,7 +133,7 @@ export async function auditFreeze(
   before: FreezeRow | null,
   after: FreezeRow,
 ): Promise<void> {
-  await recordAuditEvent(trx, context, {
+  journalChange(trx, context, {
     facilityId: after.facility_id,
     resourceType: 'freeze',
     resourceId: after.id,

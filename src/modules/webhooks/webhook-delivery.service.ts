@@ -1,6 +1,7 @@
 import { AppError } from '../../core/errors.js';
 import type { Db, Executor } from '../../db/database.js';
-import type { RecordedEvent } from '../events/event.service.js';
+import { eventJson } from '../../journal/event-json.js';
+import { type JournaledEvent, onEventsJournaled } from '../../journal/journal.js';
 import { getEndpoint } from './webhook.service.js';
 import {
   type DeliveryRow,
@@ -8,39 +9,41 @@ import {
   insertDeliveries,
   scheduleNow,
 } from './webhook-delivery.repository.js';
-import type { EndpointRow } from './webhook-endpoint.repository.js';
+import { enabledEndpointsOf } from './webhook-endpoint.repository.js';
 
 /**
  * Writes one delivery per enabled endpoint of the facility that takes the
  * event's type, in the event's own transaction: an event that commits is
- * delivered, and a write that rolls back sends nothing. The endpoints are
- * read by the caller in that transaction (insertAuditEventWithEvent).
+ * delivered, and a write that rolls back sends nothing.
  */
-export async function queueDeliveriesTo(
-  trx: Executor,
-  event: RecordedEvent,
-  endpoints: readonly Pick<EndpointRow, 'id' | 'types'>[],
-): Promise<void> {
-  if (endpoints.length === 0) return;
+async function queueDeliveriesOf(trx: Executor, events: JournaledEvent[]): Promise<void> {
   const now = new Date().toISOString();
-  const wanted = endpoints.filter((endpoint) => {
-    const types = JSON.parse(endpoint.types) as string[];
-    return types.length === 0 || types.includes(event.type);
-  });
-  await insertDeliveries(
-    trx,
-    wanted.map((endpoint) => ({
-      endpoint_id: endpoint.id,
-      event_id: event.id,
-      message_id: `evt_${event.id}`,
-      type: event.type,
-      resource: event.resource,
-      payload: event.json,
-      next_attempt_at: now,
-      created_at: now,
-    })),
-  );
+  for (const facilityId of new Set(events.map((event) => event.facility_id))) {
+    const endpoints = await enabledEndpointsOf(trx, facilityId);
+    if (endpoints.length === 0) continue;
+    const deliveries = events
+      .filter((event) => event.facility_id === facilityId)
+      .flatMap((event) =>
+        endpoints
+          .filter((endpoint) => {
+            const types = JSON.parse(endpoint.types) as string[];
+            return types.length === 0 || types.includes(event.type);
+          })
+          .map((endpoint) => ({
+            endpoint_id: endpoint.id,
+            event_id: event.id,
+            message_id: `evt_${event.id}`,
+            type: event.type,
+            resource: event.resource,
+            payload: eventJson(event),
+            next_attempt_at: now,
+            created_at: now,
+          })),
+      );
+    await insertDeliveries(trx, deliveries);
+  }
 }
+onEventsJournaled(queueDeliveriesOf);
 
 /** Queues a `ping` to the endpoint, delivered like any event (enabled endpoints only). */
 export async function queuePing(db: Db, facilityId: number, endpointId: number): Promise<DeliveryRow> {

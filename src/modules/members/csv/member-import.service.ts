@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import { AppError, type ErrorCode, type FieldError } from '../../../core/errors.js';
 import type { WriteContext } from '../../../core/write-context.js';
 import type { Db, Executor } from '../../../db/database.js';
 import { planQueriesPerCall } from '../../../db/transaction-planning.js';
+import { inSavepoint, inWriteTransaction } from '../../../journal/journal.js';
 import { type PolicySettings, readPolicySettings } from '../../policy/policy.service.js';
 import { findMemberIdByKey } from '../member.repository.js';
 import type { Member, MemberCreate, MemberPatch } from '../member.schemas.js';
@@ -89,7 +89,7 @@ export async function importMembers(
   let done = false;
   while (!done) {
     try {
-      await db.transaction().execute(async (trx) => {
+      await inWriteTransaction(db, async (trx) => {
         await planQueriesPerCall(trx);
         // Once a transaction, not once a row: every row is checked against the policy it started with.
         const policy = await readPolicySettings(trx, facilityId);
@@ -156,23 +156,21 @@ async function importRow(
     );
     return;
   }
-  await sql`savepoint import_row`.execute(trx);
   try {
-    if (memberId === undefined) {
-      const created = await createMemberIn(trx, context, facilityId, createBody as MemberCreate, policy);
-      if (moveAfterCreate)
-        await patchMemberIn(trx, context, facilityId, created.id, { status } as MemberPatch);
-      report.counts.created += 1;
-    } else {
-      const after = await patchMemberIn(trx, context, facilityId, memberId, fields as MemberPatch);
-      if (after.updated_at === match?.updated_at) report.counts.unchanged += 1;
-      else report.counts.updated += 1;
-    }
-    await sql`release savepoint import_row`.execute(trx);
+    await inSavepoint(trx, async () => {
+      if (memberId === undefined) {
+        const created = await createMemberIn(trx, context, facilityId, createBody as MemberCreate, policy);
+        if (moveAfterCreate)
+          await patchMemberIn(trx, context, facilityId, created.id, { status } as MemberPatch);
+        report.counts.created += 1;
+      } else {
+        const after = await patchMemberIn(trx, context, facilityId, memberId, fields as MemberPatch);
+        if (after.updated_at === match?.updated_at) report.counts.unchanged += 1;
+        else report.counts.updated += 1;
+      }
+    });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    await sql`rollback to savepoint import_row`.execute(trx);
-    await sql`release savepoint import_row`.execute(trx);
     fail([{ column: COLUMN_OF_CODE[error.code] ?? null, code: error.code, message: error.message }]);
   }
 }
