@@ -195,6 +195,14 @@ export interface WebhookEndpointsTable {
   failing_since: string | null;
   created_at: string;
   updated_at: string;
+  /** The id of the last event of its facility handled for it (delivered, parked or not wanted). */
+  cursor: Generated<number>;
+  /** While a process serves it: its lease (a process that dies leaves it to be served again after). */
+  locked_until: Generated<string | null>;
+  /** When a process last took it: the least recently served endpoint goes first. */
+  last_served_at: Generated<string | null>;
+  /** Failed attempts in a row; past a few, new events wait until a retry succeeds. */
+  consecutive_failures: Generated<number>;
 }
 
 /** One message to one endpoint, with its attempts. */
@@ -205,7 +213,8 @@ export interface WebhookDeliveriesTable {
   message_id: string;
   type: string;
   resource: string;
-  payload: string;
+  /** A test ping's message; null for an event's delivery, whose message is the event. */
+  payload: string | null;
   status: 'pending' | 'succeeded' | 'failed';
   attempts: Generated<number>;
   next_attempt_at: string;

@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'member.freeze_updated',
   'member.freeze_cancelled',
   'policy.updated',
+  'webhook_endpoint.disabled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

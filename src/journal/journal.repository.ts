@@ -36,22 +36,19 @@ const insertAuditEntry = prepareQuery<AuditEntryValues, never>((db, param) =>
   }),
 );
 
-const insertEvent = prepareQuery<EventValues, { id: number }>((db, param) =>
-  db
-    .insertInto('events')
-    .values({
-      facility_id: param('facility_id'),
-      type: param('type'),
-      resource: param('resource'),
-      occurred_at: param('occurred_at'),
-      data: param('data'),
-    })
-    .returning('id'),
+const insertEvent = prepareQuery<EventValues, never>((db, param) =>
+  db.insertInto('events').values({
+    facility_id: param('facility_id'),
+    type: param('type'),
+    resource: param('resource'),
+    occurred_at: param('occurred_at'),
+    data: param('data'),
+  }),
 );
 
 /**
  * Appends a transaction's journal, as its last statement before COMMIT
- * (src/journal/journal.ts), and gives the events' ids in order.
+ * (src/journal/journal.ts).
  *
  * The feed's order is each facility's commit order: on SQLite the one writer
  * commits in id order. On PostgreSQL ids are taken before commit, so the
@@ -64,17 +61,16 @@ const insertEvent = prepareQuery<EventValues, { id: number }>((db, param) =>
  * held from this statement to COMMIT only, and nothing else is locked after
  * it. The audit entries go in the same statement: one round trip.
  */
-export async function appendJournal(trx: Executor, rows: JournalRows): Promise<number[]> {
+export async function appendJournal(trx: Executor, rows: JournalRows): Promise<void> {
   if (dialectOf(trx) === 'sqlite') {
     for (const entry of rows.audit) await insertAuditEntry(trx, entry);
-    const ids: number[] = [];
-    for (const event of rows.events) ids.push(Number((await insertEvent(trx, event))[0].id));
-    return ids;
+    for (const event of rows.events) await insertEvent(trx, event);
+    return;
   }
   const audit = columnsOf(rows.audit, AUDIT_COLUMNS);
   const events = columnsOf(rows.events, EVENT_COLUMNS);
   const facilities = [...new Set(rows.events.map((event) => event.facility_id))].sort((a, b) => a - b);
-  const { rows: inserted } = await sql<{ id: string }>`
+  await sql`
     with feed_locks as materialized (
       select pg_advisory_xact_lock(-facility) from unnest(${facilities}::int8[]) as facility order by facility
     ), audit as (
@@ -91,9 +87,7 @@ export async function appendJournal(trx: Executor, rows: JournalRows): Promise<n
       unnest(${events.facility_id}::int8[], ${events.type}::text[], ${events.resource}::text[],
         ${events.occurred_at}::timestamptz[], ${events.data}::text[])
         with ordinality as e(facility_id, type, resource, occurred_at, data, position)
-    order by e.position
-    returning id`.execute(trx);
-  return inserted.map((row) => Number(row.id));
+    order by e.position`.execute(trx);
 }
 
 const AUDIT_COLUMNS = [

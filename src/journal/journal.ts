@@ -20,19 +20,6 @@ interface JournalEntry {
 
 const pendingEntries = new WeakMap<Executor, JournalEntry[]>();
 
-/** An event appended to the journal, with its id. */
-export interface JournaledEvent extends EventValues {
-  id: number;
-}
-
-type EventsListener = (trx: Trx, events: JournaledEvent[]) => Promise<void>;
-let eventsListener: EventsListener | undefined;
-
-/** Called in the transaction with the events it journaled (the webhook queue). */
-export function onEventsJournaled(listener: EventsListener): void {
-  eventsListener = listener;
-}
-
 /**
  * Runs a write in a transaction whose journal is appended before COMMIT.
  * Every write goes through here: journalChange refuses a transaction that
@@ -45,13 +32,7 @@ export async function inWriteTransaction<T>(db: Db, work: (trx: Trx) => Promise<
     const result = await work(trx);
     if (entries.length > 0) {
       const events = entries.flatMap((entry) => (entry.event ? [entry.event] : []));
-      const ids = await appendJournal(trx, { audit: entries.map((entry) => entry.audit), events });
-      if (eventsListener && events.length > 0) {
-        await eventsListener(
-          trx,
-          events.map((event, index) => ({ ...event, id: ids[index] })),
-        );
-      }
+      await appendJournal(trx, { audit: entries.map((entry) => entry.audit), events });
     }
     return result;
   });

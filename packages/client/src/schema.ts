@@ -467,7 +467,7 @@ export interface paths {
         put?: never;
         /**
          * Send a ping to a webhook endpoint
-         * @description Queues a `ping` message (`{"type": "ping", "facility_id", "occurred_at", "data": {"endpoint_id"}}`), signed and retried like any event; follow it in the deliveries. Needs an admin key.
+         * @description Queues a `ping` message (`{"type": "ping", "facility_id", "occurred_at", "data": {"endpoint_id"}}`), signed and retried like any event, in the endpoint's own turn; follow it in the deliveries. One ping may wait at a time: another is 429 `rate_limited` with `Retry-After`. Needs an admin key.
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -1351,7 +1351,7 @@ export interface components {
             id: number;
             facility_id: number;
             /** @enum {string} */
-            resource_type: "plan" | "entitlements" | "member" | "policy" | "freeze";
+            resource_type: "plan" | "entitlements" | "member" | "policy" | "freeze" | "webhook_endpoint";
             /** @description The plan or member id; the plan id for entitlements; the facility id for the policy */
             resource_id: string;
             /** @enum {string} */
@@ -1709,6 +1709,23 @@ export interface components {
          *         "updated_at": "2026-03-09T16:42:07.905Z"
          *       }
          *     }
+         * @example {
+         *       "id": 513,
+         *       "type": "webhook_endpoint.disabled",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 3,
+         *         "facility_id": 1,
+         *         "url": "https://doors.example.com/hooks/facility-admin",
+         *         "description": "Access control",
+         *         "types": [],
+         *         "enabled": false,
+         *         "disabled_reason": "Every delivery failed from 2026-03-04T16:42:07.905Z to 2026-03-09T16:42:07.905Z",
+         *         "created_at": "2026-03-01T08:00:00.000Z",
+         *         "updated_at": "2026-03-09T16:42:07.905Z"
+         *       }
+         *     }
          */
         Event: {
             id: number;
@@ -1768,7 +1785,7 @@ export interface components {
          * @example member.status_changed
          * @enum {string}
          */
-        EventType: "plan.created" | "plan.updated" | "plan.deleted" | "plan.entitlements_changed" | "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.freeze_created" | "member.freeze_updated" | "member.freeze_cancelled" | "policy.updated";
+        EventType: "plan.created" | "plan.updated" | "plan.deleted" | "plan.entitlements_changed" | "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.freeze_created" | "member.freeze_updated" | "member.freeze_cancelled" | "policy.updated" | "webhook_endpoint.disabled";
         /**
          * @description Where a facility's events are delivered, signed (Standard Webhooks)
          * @example {
@@ -5532,7 +5549,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                resource_type?: "plan" | "entitlements" | "member" | "policy" | "freeze";
+                resource_type?: "plan" | "entitlements" | "member" | "policy" | "freeze" | "webhook_endpoint";
                 resource_id?: string;
                 action?: "create" | "update" | "delete" | "restore" | "hard_delete";
                 /** @description Only events at or after this time */
@@ -5767,7 +5784,7 @@ export interface operations {
             query?: {
                 /** @description `next_cursor` of the previous read; without it the feed starts at its oldest event */
                 after?: string;
-                /** @description Only these event types, comma-separated: plan.created, plan.updated, plan.deleted, plan.entitlements_changed, member.created, member.updated, member.status_changed, member.deleted, member.freeze_created, member.freeze_updated, member.freeze_cancelled, policy.updated */
+                /** @description Only these event types, comma-separated: plan.created, plan.updated, plan.deleted, plan.entitlements_changed, member.created, member.updated, member.status_changed, member.deleted, member.freeze_created, member.freeze_updated, member.freeze_cancelled, policy.updated, webhook_endpoint.disabled */
                 types?: string;
                 /** @description Most events in the page */
                 limit?: number;

@@ -2,7 +2,14 @@ import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
 import { Id, ListResponse, Nullable, PagingQuery, StringEnum, Timestamp } from '../../http/schemas.js';
 
-export const RESOURCE_TYPES = ['plan', 'entitlements', 'member', 'policy', 'freeze'] as const;
+export const RESOURCE_TYPES = [
+  'plan',
+  'entitlements',
+  'member',
+  'policy',
+  'freeze',
+  'webhook_endpoint',
+] as const;
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'restore', 'hard_delete'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -128,4 +128,15 @@ export const eventExamples: Record<EventType, ReturnType<typeof event>> = {
     cancelled_at: at,
   }),
   'policy.updated': event(509, 'policy.updated', { ...policyExample, allow_freeze: false, updated_at: at }),
+  'webhook_endpoint.disabled': event(513, 'webhook_endpoint.disabled', {
+    id: 3,
+    facility_id: 1,
+    url: 'https://doors.example.com/hooks/facility-admin',
+    description: 'Access control',
+    types: [],
+    enabled: false,
+    disabled_reason: 'Every delivery failed from 2026-03-04T16:42:07.905Z to 2026-03-09T16:42:07.905Z',
+    created_at: '2026-03-01T08:00:00.000Z',
+    updated_at: at,
+  }),
 };

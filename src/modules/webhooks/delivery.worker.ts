@@ -1,24 +1,24 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { writeTimeAfter } from '../../core/etag.js';
+import { type Clock, systemClock } from '../../core/clock.js';
 import type { Db } from '../../db/database.js';
-import type { SecretBox } from '../../infrastructure/secrets/secret-box.js';
-import { claimDueDeliveries, type DeliveryRow, finishAttempt } from './webhook-delivery.repository.js';
-import { findEndpointById, updateEndpoint } from './webhook-endpoint.repository.js';
-import { postWebhook, type SendSettings } from './webhook-sender.js';
-import { signatureHeader } from './webhook-signing.js';
+import {
+  type EndpointDeliverySettings,
+  FAILURES_THAT_HOLD_NEW_EVENTS,
+  leaseEnd,
+  serveEndpoint,
+} from './endpoint-delivery.js';
+import { claimEndpoint, findEndpointsWithWork } from './endpoint-queue.repository.js';
 
 /** After the first attempt (at once): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
 export const RETRY_DELAYS_MS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400].map(
   (s) => s * 1000,
 );
-/** An endpoint whose every delivery failed for this long is disabled. */
-export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 
-export interface DeliveryWorkerSettings extends SendSettings {
+export interface DeliveryWorkerSettings extends Omit<EndpointDeliverySettings, 'now'> {
   pollIntervalMs: number;
+  /** Endpoints this process serves at once (WEBHOOK_CONCURRENCY); one message at a time each. */
   concurrency: number;
-  retryDelaysMs: readonly number[];
-  secrets: SecretBox;
+  now?: Clock;
 }
 
 export interface DeliveryWorker {
@@ -26,128 +26,75 @@ export interface DeliveryWorker {
 }
 
 /**
- * Sends due deliveries: every `pollIntervalMs` it claims as many as it has
- * room for (`concurrency`), under a lease longer than a send can take, and
- * records each outcome. At least once: a process that dies after sending and
- * before recording leaves the delivery to be sent again, with the same
- * webhook-id, once its lease ends. Several processes share the work.
+ * Delivers the journal's events to webhook endpoints. Every
+ * `pollIntervalMs`, and as soon as a turn ends, it takes endpoints with work
+ * for as many turns as it has room for (`concurrency`), the least recently
+ * served first, and at most half of its room for one facility: a facility
+ * whose receivers never answer keeps the other half for everyone else. An
+ * endpoint is served by one process at a time, under a lease renewed with
+ * every message: a process that dies mid-turn leaves the endpoint to be
+ * taken again once the lease ends, and its last messages to be sent again
+ * (at least once, with the same webhook-id). Several processes share the
+ * endpoints.
  */
 export function startDeliveryWorker(
   db: Db,
   settings: DeliveryWorkerSettings,
   log: FastifyBaseLogger,
 ): DeliveryWorker {
+  const now = settings.now ?? systemClock;
   let stopped = false;
+  const turnSettings: EndpointDeliverySettings = { ...settings, now, stopping: () => stopped };
+  const perFacility = Math.max(1, Math.floor(settings.concurrency / 2));
+  const serving = new Map<number, { facilityId: number; turn: Promise<void> }>();
   let timer: NodeJS.Timeout | undefined;
-  const inFlight = new Set<Promise<void>>();
-  // Longer than a send may take (timeoutMs) and its outcome takes to record.
-  const leaseMs = settings.timeoutMs + 5000;
+  let looking = false;
 
-  const tick = async () => {
-    timer = undefined;
+  const servedIn = (facilityId: number) =>
+    [...serving.values()].filter((entry) => entry.facilityId === facilityId).length;
+
+  const look = async () => {
+    if (looking || stopped) return;
+    looking = true;
+    clearTimeout(timer);
     try {
-      const room = settings.concurrency - inFlight.size;
-      if (room > 0 && !stopped) {
-        const now = Date.now();
-        const claimed = await claimDueDeliveries(
+      const room = settings.concurrency - serving.size;
+      if (room > 0) {
+        const at = now();
+        const candidates = await findEndpointsWithWork(
           db,
-          new Date(now).toISOString(),
-          new Date(now + leaseMs).toISOString(),
-          room,
+          at.toISOString(),
+          FAILURES_THAT_HOLD_NEW_EVENTS,
+          room * 4,
         );
-        for (const delivery of claimed) {
-          const sending = deliver(db, settings, delivery, log).catch((error) =>
-            log.error(
-              { err: error, delivery: delivery.id },
-              'webhook delivery: could not record its outcome',
-            ),
-          );
-          inFlight.add(sending);
-          sending.finally(() => inFlight.delete(sending));
+        for (const candidate of candidates) {
+          if (serving.size >= settings.concurrency || stopped) break;
+          if (serving.has(candidate.id) || servedIn(candidate.facility_id) >= perFacility) continue;
+          const endpoint = await claimEndpoint(db, candidate.id, at.toISOString(), leaseEnd(turnSettings));
+          if (!endpoint) continue;
+          const turn = serveEndpoint(db, turnSettings, endpoint, log)
+            .catch((error) => log.error({ err: error, endpoint: endpoint.id }, 'webhook delivery failed'))
+            .finally(() => {
+              serving.delete(endpoint.id);
+              if (!stopped) setImmediate(look);
+            });
+          serving.set(endpoint.id, { facilityId: endpoint.facility_id, turn });
         }
       }
     } catch (error) {
-      log.warn({ err: error }, 'webhook delivery: could not claim due deliveries');
+      log.warn({ err: error }, 'webhook delivery: could not look for endpoints with work');
+    } finally {
+      looking = false;
+      if (!stopped) timer = setTimeout(look, settings.pollIntervalMs).unref();
     }
-    if (!stopped) timer = setTimeout(tick, settings.pollIntervalMs).unref();
   };
-  timer = setTimeout(tick, 0).unref();
+  timer = setTimeout(look, 0).unref();
 
   return {
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      clearTimeout(timer);
+      while (serving.size > 0) await Promise.allSettled([...serving.values()].map((entry) => entry.turn));
     },
   };
-}
-
-async function deliver(
-  db: Db,
-  settings: DeliveryWorkerSettings,
-  delivery: DeliveryRow,
-  log: FastifyBaseLogger,
-) {
-  const endpoint = await findEndpointById(db, delivery.endpoint_id);
-  if (!endpoint) return;
-  const now = Date.now();
-  const secrets = [settings.secrets.open(endpoint.secret)];
-  if (
-    endpoint.previous_secret &&
-    endpoint.previous_secret_expires_at &&
-    Date.parse(endpoint.previous_secret_expires_at) > now
-  ) {
-    secrets.push(settings.secrets.open(endpoint.previous_secret));
-  }
-  const timestamp = Math.floor(now / 1000);
-  const result = await postWebhook(
-    endpoint.url,
-    {
-      'webhook-id': delivery.message_id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(secrets, delivery.message_id, timestamp, delivery.payload),
-    },
-    delivery.payload,
-    settings,
-  );
-  const finished = new Date().toISOString();
-  if (result.error === undefined) {
-    await finishAttempt(db, delivery.id, {
-      status: 'succeeded',
-      next_attempt_at: finished,
-      last_response_status: result.status ?? null,
-      last_error: null,
-    });
-    if (endpoint.failing_since !== null) await updateEndpoint(db, endpoint.id, { failing_since: null });
-    return;
-  }
-  const gone = result.status === 410;
-  const delay = settings.retryDelaysMs[delivery.attempts - 1];
-  const retry = !gone && delay !== undefined;
-  // ±20 % jitter, so that a receiver back from an outage is not hit by every retry at once.
-  const next = retry ? new Date(Date.now() + delay * (0.8 + Math.random() * 0.4)).toISOString() : finished;
-  await finishAttempt(db, delivery.id, {
-    status: retry ? 'pending' : 'failed',
-    next_attempt_at: next,
-    last_response_status: result.status ?? null,
-    last_error: result.error,
-  });
-  const failingSince = endpoint.failing_since ?? finished;
-  let disabledReason: string | null = null;
-  if (gone) disabledReason = `The receiver answered 410 Gone on ${finished}`;
-  else if (Date.parse(finished) - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS) {
-    disabledReason = `Every delivery failed from ${failingSince} to ${finished}`;
-  }
-  if (disabledReason !== null) {
-    log.warn({ endpoint: endpoint.id, reason: disabledReason }, 'webhook endpoint disabled');
-    await updateEndpoint(db, endpoint.id, {
-      enabled: 0,
-      disabled_reason: disabledReason,
-      failing_since: failingSince,
-      // It shows differently now: a new version, so a client's If-Match made before no longer holds.
-      updated_at: writeTimeAfter(endpoint.updated_at),
-    });
-  } else if (endpoint.failing_since === null) {
-    await updateEndpoint(db, endpoint.id, { failing_since: failingSince });
-  }
 }

@@ -1,6 +1,5 @@
-import { type Selectable, sql } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { dialectOf } from '../../db/dialect.js';
 import type { WebhookDeliveriesTable } from '../../db/schema.js';
 import type { WebhookDelivery } from './webhook.schemas.js';
 
@@ -23,83 +22,78 @@ export function toDelivery(row: DeliveryRow): WebhookDelivery {
   };
 }
 
-export type NewDelivery = Pick<
-  DeliveryRow,
-  | 'endpoint_id'
-  | 'event_id'
-  | 'message_id'
-  | 'type'
-  | 'resource'
-  | 'payload'
-  | 'next_attempt_at'
-  | 'created_at'
->;
+export type NewDelivery = Omit<Insertable<WebhookDeliveriesTable>, 'id' | 'locked_until'>;
 
-export async function insertDeliveries(db: Executor, deliveries: NewDelivery[]): Promise<DeliveryRow[]> {
-  if (deliveries.length === 0) return [];
+export async function insertDelivery(db: Executor, delivery: NewDelivery): Promise<DeliveryRow> {
+  return db.insertInto('webhook_deliveries').values(delivery).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A pending delivery that is due and has no earlier pending delivery of its resource before it. */
+const isFirstOfItsResource = sql<boolean>`not exists (
+  select 1 from webhook_deliveries earlier
+  where earlier.endpoint_id = webhook_deliveries.endpoint_id
+    and earlier.resource = webhook_deliveries.resource
+    and earlier.status = 'pending'
+    and earlier.id < webhook_deliveries.id)`;
+
+/** A due delivery with its event's stored message, when it delivers an event that is still kept. */
+export type DueDelivery = DeliveryRow & {
+  event_data: string | null;
+  event_occurred_at: string | null;
+  event_facility_id: number | null;
+};
+
+/**
+ * The endpoint's pending deliveries that are due, oldest first, with the
+ * message of each (a ping's own payload, or the event it delivers). A
+ * delivery waits while an earlier one of its resource is pending, so that
+ * one resource's events arrive in order.
+ */
+export async function findDueDeliveries(
+  db: Executor,
+  endpointId: number,
+  now: string,
+  limit: number,
+): Promise<DueDelivery[]> {
   return db
-    .insertInto('webhook_deliveries')
-    .values(deliveries.map((delivery) => ({ ...delivery, status: 'pending' as const })))
-    .returningAll()
+    .selectFrom('webhook_deliveries')
+    .leftJoin('events', 'events.id', 'webhook_deliveries.event_id')
+    .selectAll('webhook_deliveries')
+    .select([
+      'events.data as event_data',
+      'events.occurred_at as event_occurred_at',
+      'events.facility_id as event_facility_id',
+    ])
+    .where('webhook_deliveries.endpoint_id', '=', endpointId)
+    .where('webhook_deliveries.status', '=', 'pending')
+    .where('webhook_deliveries.next_attempt_at', '<=', now)
+    .where(isFirstOfItsResource)
+    .orderBy('webhook_deliveries.id')
+    .limit(limit)
     .execute();
 }
 
-/**
- * Takes up to `limit` due deliveries for this process until `lockedUntil`
- * (a lease: a process that dies while sending leaves them to be taken again
- * once it ends) and counts the attempt. A delivery waits while an earlier one
- * of its endpoint and resource is still pending, so that one resource's
- * events arrive in order. On PostgreSQL rows another instance is taking are
- * skipped (FOR UPDATE SKIP LOCKED); on SQLite the single writer serializes.
- */
-export async function claimDueDeliveries(
-  db: Executor,
-  now: string,
-  lockedUntil: string,
-  limit: number,
-): Promise<DeliveryRow[]> {
-  const postgres = dialectOf(db) === 'postgres';
-  const due = db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .select('d.id')
-    .where('d.status', '=', 'pending')
-    .where('d.next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<', now)]))
-    .where('e.enabled', '=', 1)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('webhook_deliveries as earlier')
-            .select(sql`1`.as('one'))
-            .whereRef('earlier.endpoint_id', '=', 'd.endpoint_id')
-            .whereRef('earlier.resource', '=', 'd.resource')
-            .whereRef('earlier.id', '<', 'd.id')
-            .where('earlier.status', '=', 'pending'),
-        ),
-      ),
-    )
-    .orderBy('d.next_attempt_at')
-    .limit(limit)
-    .$if(postgres, (qb) => qb.forUpdate('d').skipLocked());
-  return db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({ locked_until: lockedUntil, attempts: eb('attempts', '+', 1), last_attempt_at: now }))
-    .where('id', 'in', due)
-    .returningAll()
+/** The resources that have a pending delivery to the endpoint: their later events wait behind it. */
+export async function pendingResourcesOf(db: Executor, endpointId: number): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select('resource')
+    .distinct()
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
     .execute();
+  return new Set(rows.map((row) => row.resource));
 }
 
 export async function finishAttempt(
   db: Executor,
   deliveryId: number,
-  outcome: Pick<DeliveryRow, 'status' | 'next_attempt_at' | 'last_response_status' | 'last_error'>,
+  outcome: Pick<
+    DeliveryRow,
+    'status' | 'attempts' | 'next_attempt_at' | 'last_attempt_at' | 'last_response_status' | 'last_error'
+  >,
 ): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ ...outcome, locked_until: null })
-    .where('id', '=', deliveryId)
-    .execute();
+  await db.updateTable('webhook_deliveries').set(outcome).where('id', '=', deliveryId).execute();
 }
 
 export async function findDelivery(
@@ -128,6 +122,18 @@ export async function listDeliveries(
     .orderBy('id')
     .limit(page.rows)
     .execute();
+}
+
+/** Pending test pings of the endpoint. */
+export async function countPendingPings(db: Executor, endpointId: number): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .where('type', '=', 'ping')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 export async function scheduleNow(db: Executor, deliveryId: number, now: string): Promise<DeliveryRow> {

@@ -26,7 +26,8 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Send a ping to a webhook endpoint',
         description:
           'Queues a `ping` message (`{"type": "ping", "facility_id", "occurred_at", "data": {"endpoint_id"}}`), ' +
-          'signed and retried like any event; follow it in the deliveries. Needs an admin key.',
+          "signed and retried like any event, in the endpoint's own turn; follow it in the deliveries. One " +
+          'ping may wait at a time: another is 429 `rate_limited` with `Retry-After`. Needs an admin key.',
         params: EndpointParams,
         querystring: Type.Object({}, { additionalProperties: false }),
         response: {
@@ -36,7 +37,12 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const delivery = await queuePing(app.db, request.params.facility_id, request.params.endpoint_id);
+      const delivery = await queuePing(
+        app.db,
+        request.params.facility_id,
+        request.params.endpoint_id,
+        app.now(),
+      );
       return reply.code(202).send(toDelivery(delivery));
     },
   );
@@ -90,7 +96,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { facility_id, endpoint_id, delivery_id } = request.params;
       return reply
         .code(202)
-        .send(toDelivery(await retryDelivery(app.db, facility_id, endpoint_id, delivery_id)));
+        .send(toDelivery(await retryDelivery(app.db, facility_id, endpoint_id, delivery_id, app.now())));
     },
   );
 };

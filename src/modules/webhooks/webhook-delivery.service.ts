@@ -1,75 +1,56 @@
 import { AppError } from '../../core/errors.js';
-import type { Db, Executor } from '../../db/database.js';
-import { eventJson } from '../../journal/event-json.js';
-import { type JournaledEvent, onEventsJournaled } from '../../journal/journal.js';
+import type { Db } from '../../db/database.js';
 import { getEndpoint } from './webhook.service.js';
 import {
+  countPendingPings,
   type DeliveryRow,
   findDelivery,
-  insertDeliveries,
+  insertDelivery,
   scheduleNow,
 } from './webhook-delivery.repository.js';
-import { enabledEndpointsOf } from './webhook-endpoint.repository.js';
+
+/** Test pings an endpoint may have waiting at once: a ping to a receiver that never answers costs its turn. */
+export const PENDING_PINGS_PER_ENDPOINT = 1;
 
 /**
- * Writes one delivery per enabled endpoint of the facility that takes the
- * event's type, in the event's own transaction: an event that commits is
- * delivered, and a write that rolls back sends nothing.
+ * Queues a `ping` to the endpoint, delivered like any event by the
+ * endpoint's own turn. One may wait at a time: more are 429.
  */
-async function queueDeliveriesOf(trx: Executor, events: JournaledEvent[]): Promise<void> {
-  const now = new Date().toISOString();
-  for (const facilityId of new Set(events.map((event) => event.facility_id))) {
-    const endpoints = await enabledEndpointsOf(trx, facilityId);
-    if (endpoints.length === 0) continue;
-    const deliveries = events
-      .filter((event) => event.facility_id === facilityId)
-      .flatMap((event) =>
-        endpoints
-          .filter((endpoint) => {
-            const types = JSON.parse(endpoint.types) as string[];
-            return types.length === 0 || types.includes(event.type);
-          })
-          .map((endpoint) => ({
-            endpoint_id: endpoint.id,
-            event_id: event.id,
-            message_id: `evt_${event.id}`,
-            type: event.type,
-            resource: event.resource,
-            payload: eventJson(event),
-            next_attempt_at: now,
-            created_at: now,
-          })),
-      );
-    await insertDeliveries(trx, deliveries);
-  }
-}
-onEventsJournaled(queueDeliveriesOf);
-
-/** Queues a `ping` to the endpoint, delivered like any event (enabled endpoints only). */
-export async function queuePing(db: Db, facilityId: number, endpointId: number): Promise<DeliveryRow> {
+export async function queuePing(
+  db: Db,
+  facilityId: number,
+  endpointId: number,
+  now: Date,
+): Promise<DeliveryRow> {
   return db.transaction().execute(async (trx) => {
     const endpoint = await getEndpoint(trx, facilityId, endpointId);
-    const now = new Date().toISOString();
-    const messageId = `ping_${endpoint.id}_${Date.now().toString(36)}`;
-    const payload = JSON.stringify({
+    if ((await countPendingPings(trx, endpoint.id)) >= PENDING_PINGS_PER_ENDPOINT) {
+      throw new AppError(
+        'rate_limited',
+        `A test ping to webhook endpoint ${endpointId} is still waiting to be sent`,
+        {
+          headers: { 'retry-after': '5' },
+        },
+      );
+    }
+    const at = now.toISOString();
+    const messageId = `ping_${endpoint.id}_${now.getTime().toString(36)}`;
+    return insertDelivery(trx, {
+      endpoint_id: endpoint.id,
+      event_id: null,
+      message_id: messageId,
       type: 'ping',
-      facility_id: facilityId,
-      occurred_at: now,
-      data: { endpoint_id: endpoint.id },
-    });
-    const [delivery] = await insertDeliveries(trx, [
-      {
-        endpoint_id: endpoint.id,
-        event_id: null,
-        message_id: messageId,
+      resource: messageId,
+      payload: JSON.stringify({
         type: 'ping',
-        resource: messageId,
-        payload,
-        next_attempt_at: now,
-        created_at: now,
-      },
-    ]);
-    return delivery;
+        facility_id: facilityId,
+        occurred_at: at,
+        data: { endpoint_id: endpoint.id },
+      }),
+      status: 'pending',
+      next_attempt_at: at,
+      created_at: at,
+    });
   });
 }
 
@@ -79,6 +60,7 @@ export async function retryDelivery(
   facilityId: number,
   endpointId: number,
   deliveryId: number,
+  now: Date,
 ): Promise<DeliveryRow> {
   return db.transaction().execute(async (trx) => {
     const endpoint = await getEndpoint(trx, facilityId, endpointId);
@@ -89,6 +71,6 @@ export async function retryDelivery(
         `Webhook endpoint ${endpointId} has no delivery ${deliveryId}`,
       );
     }
-    return scheduleNow(trx, delivery.id, new Date().toISOString());
+    return scheduleNow(trx, delivery.id, now.toISOString());
   });
 }

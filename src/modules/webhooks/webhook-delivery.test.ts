@@ -313,7 +313,11 @@ describeEachDialect('webhook deliveries: private addresses', (api) => {
           .selectFrom('webhook_deliveries')
           .selectAll()
           .where('type', '=', 'policy.updated')
-          .where('payload', 'like', `%"facility_id":${facility},%`)
+          .where(
+            'endpoint_id',
+            'in',
+            app.db.selectFrom('webhook_endpoints').select('id').where('facility_id', '=', facility),
+          )
           .execute();
       await eventually(
         async () =>

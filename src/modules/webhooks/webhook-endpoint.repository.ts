@@ -24,7 +24,14 @@ export async function insertEndpoint(
   db: Executor,
   values: Omit<
     EndpointRow,
-    'id' | 'disabled_reason' | 'previous_secret' | 'previous_secret_expires_at' | 'failing_since'
+    | 'id'
+    | 'disabled_reason'
+    | 'previous_secret'
+    | 'previous_secret_expires_at'
+    | 'failing_since'
+    | 'locked_until'
+    | 'last_served_at'
+    | 'consecutive_failures'
   >,
 ): Promise<EndpointRow> {
   return db.insertInto('webhook_endpoints').values(values).returningAll().executeTakeFirstOrThrow();
@@ -98,17 +105,4 @@ export async function updateEndpoint(
 
 export async function deleteEndpoint(db: Executor, endpointId: number): Promise<void> {
   await db.deleteFrom('webhook_endpoints').where('id', '=', endpointId).execute();
-}
-
-/** The enabled endpoints of a facility, for the deliveries of a new event. */
-export async function enabledEndpointsOf(
-  db: Executor,
-  facilityId: number,
-): Promise<Pick<EndpointRow, 'id' | 'types'>[]> {
-  return db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'types'])
-    .where('facility_id', '=', facilityId)
-    .where('enabled', '=', 1)
-    .execute();
 }

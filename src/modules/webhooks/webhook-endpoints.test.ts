@@ -123,6 +123,39 @@ describeEachDialect('webhook endpoints', (api) => {
     assertInvalid(await api.post(f(facility), { url: 'not a url' }), '/url');
   });
 
+  test('every change of an endpoint is in the audit trail, by its key, with no secret', async () => {
+    const facility = api.newFacility();
+    const created = await api.post(f(facility), { url });
+    const id = created.body.id;
+    await api.patch(`${f(facility)}/${id}`, { description: 'doors' });
+    const rotated = await api.post(`${f(facility)}/${id}/rotate-secret`);
+    assert.equal((await api.delete(`${f(facility)}/${id}`)).status, 204);
+    const trail = await api.get(`/admin/facilities/${facility}/audit-events?resource_type=webhook_endpoint`);
+    assert.equal(trail.status, 200, trail.text);
+    const entries = trail.body.audit_events as {
+      action: string;
+      resource_id: string;
+      api_key_name: string;
+    }[];
+    assert.deepEqual(
+      entries.map((entry) => [entry.action, entry.resource_id]),
+      [
+        ['create', String(id)],
+        ['update', String(id)],
+        ['update', String(id)],
+        ['delete', String(id)],
+      ],
+    );
+    assert.ok(entries.every((entry) => entry.api_key_name === 'AUTH_MODE=none'));
+    const text = JSON.stringify(entries);
+    const sealed = await api.app.db.selectFrom('audit_events').select('changes').execute();
+    for (const secret of [created.body.secret, rotated.body.secret]) {
+      assert.ok(!text.includes(secret.slice(6)), 'no secret in the trail');
+      assert.ok(!JSON.stringify(sealed).includes(secret.slice(6)));
+    }
+    assert.ok(!/"secret"|v1\./.test(text), 'not even sealed');
+  });
+
   test('a facility has at most WEBHOOK_MAX_ENDPOINTS endpoints (409)', async () => {
     const facility = api.newFacility();
     for (let i = 0; i < 20; i++) assert.equal((await api.post(f(facility), { url })).status, 201);

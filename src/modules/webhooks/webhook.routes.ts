@@ -4,7 +4,7 @@ import { AppError } from '../../core/errors.js';
 import { replyWithResource } from '../../http/resource-reply.js';
 import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
 import { FacilityParams, IfMatchHeaders, NoContent, NoQuery, Ref } from '../../http/schemas.js';
-import { locationOf } from '../../http/write-request.js';
+import { locationOf, writeContextOf } from '../../http/write-request.js';
 import {
   EndpointParams,
   WebhookEndpoint,
@@ -84,6 +84,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { endpoint, secret } = await createEndpoint(
         app.db,
         settings,
+        writeContextOf(request),
         request.params.facility_id,
         request.body,
       );
@@ -170,10 +171,10 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const endpoint = await patchEndpoint(
         app.db,
         settings,
+        writeContextOf(request),
         request.params.facility_id,
         request.params.endpoint_id,
         request.body,
-        request.headers['if-match'] || undefined,
       );
       return replyWithResource(reply, webhookEndpointRepresentation, toEndpoint(endpoint));
     },
@@ -201,9 +202,9 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       await removeEndpoint(
         app.db,
+        writeContextOf(request),
         request.params.facility_id,
         request.params.endpoint_id,
-        request.headers['if-match'] || undefined,
       );
       return reply.code(204).send(null);
     },
@@ -232,6 +233,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { endpoint, secret } = await rotateSecret(
         app.db,
         settings,
+        writeContextOf(request),
         request.params.facility_id,
         request.params.endpoint_id,
       );

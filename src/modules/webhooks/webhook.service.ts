@@ -1,7 +1,11 @@
+import type { Updateable } from 'kysely';
 import { AppError } from '../../core/errors.js';
 import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
+import { systemWriteContext, type WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
-import type { SecretBox } from '../../infrastructure/secrets/secret-box.js';
+import type { WebhookEndpointsTable } from '../../db/schema.js';
+import { inWriteTransaction, journalChange } from '../../journal/journal.js';
+import { newestEventIdOf } from './endpoint-queue.repository.js';
 import {
   type WebhookEndpointCreate,
   type WebhookEndpointPatch,
@@ -14,48 +18,16 @@ import {
   findEndpoint,
   findEndpointForUpdate,
   insertEndpoint,
+  toEndpoint,
   updateEndpoint,
 } from './webhook-endpoint.repository.js';
+import { assertWebhookUrl, secretsOf, type WebhookSettings } from './webhook-settings.js';
 import { newSigningSecret } from './webhook-signing.js';
 
-export interface WebhookSettings {
-  allowHttp: boolean;
-  maxEndpoints: number;
-  /** Undefined: no secrets key (PostgreSQL without SECRETS_KEY), so no webhooks. */
-  secrets: SecretBox | undefined;
-}
+export type { WebhookSettings };
 
 /** How long a rotated-out secret still signs. */
 export const PREVIOUS_SECRET_VALID_MS = 24 * 60 * 60 * 1000;
-
-function secretsOf(settings: WebhookSettings): SecretBox {
-  if (!settings.secrets) {
-    throw new AppError(
-      'service_unavailable',
-      'Webhooks need SECRETS_KEY on PostgreSQL: the operator has not set it',
-    );
-  }
-  return settings.secrets;
-}
-
-export function assertWebhookUrl(url: string, settings: WebhookSettings): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new AppError('invalid_webhook_url', `"${url}" is not a URL`);
-  }
-  const allowed = settings.allowHttp ? ['https:', 'http:'] : ['https:'];
-  if (!allowed.includes(parsed.protocol)) {
-    throw new AppError(
-      'invalid_webhook_url',
-      `A webhook URL must use ${allowed.join(' or ').replace(/:/g, '')}`,
-    );
-  }
-  if (parsed.username || parsed.password) {
-    throw new AppError('invalid_webhook_url', 'A webhook URL must not hold a user name or password');
-  }
-}
 
 export async function getEndpoint(
   db: Executor,
@@ -70,20 +42,6 @@ export function endpointEtag(endpoint: Pick<EndpointRow, 'updated_at'>): string 
   return etagOf(webhookEndpointRepresentation, endpoint.updated_at);
 }
 
-/** The endpoint a write changes, locked, and checked against the request's If-Match. */
-async function endpointToWrite(
-  trx: Executor,
-  facilityId: number,
-  endpointId: number,
-  ifMatch: string | undefined,
-): Promise<EndpointRow> {
-  const endpoint = await findEndpointForUpdate(trx, facilityId, endpointId);
-  if (!endpoint && ifMatch !== undefined) assertIfMatch(ifMatch, undefined);
-  const current = found(endpoint, facilityId, endpointId);
-  assertIfMatch(ifMatch, endpointEtag(current));
-  return current;
-}
-
 function found(endpoint: EndpointRow | undefined, facilityId: number, endpointId: number): EndpointRow {
   if (!endpoint) {
     throw new AppError(
@@ -94,23 +52,81 @@ function found(endpoint: EndpointRow | undefined, facilityId: number, endpointId
   return endpoint;
 }
 
+/**
+ * A change of an endpoint in the journal, as the API shows the endpoint:
+ * its secrets are never in the audit trail.
+ */
+function journalEndpoint(
+  trx: Executor,
+  context: WriteContext,
+  action: 'create' | 'update' | 'delete',
+  before: EndpointRow | null,
+  after: EndpointRow | null,
+  eventType?: 'webhook_endpoint.disabled',
+): void {
+  const endpoint = (after ?? before) as EndpointRow;
+  journalChange(trx, context, {
+    facilityId: endpoint.facility_id,
+    resourceType: 'webhook_endpoint',
+    resourceId: endpoint.id,
+    action,
+    before: before && toEndpoint(before),
+    after: after && toEndpoint(after),
+    eventType,
+  });
+}
+
+/** Writes an endpoint: locked, checked against If-Match, changed, journaled, in one transaction. */
+async function writeEndpoint<T>(
+  db: Db,
+  context: WriteContext,
+  facilityId: number,
+  endpointId: number,
+  change: (trx: Executor, current: EndpointRow) => Promise<T>,
+): Promise<T> {
+  return inWriteTransaction(db, async (trx) => {
+    const endpoint = await findEndpointForUpdate(trx, facilityId, endpointId);
+    if (!endpoint && context.ifMatch !== undefined) assertIfMatch(context.ifMatch, undefined);
+    const current = found(endpoint, facilityId, endpointId);
+    assertIfMatch(context.ifMatch, endpointEtag(current));
+    return change(trx, current);
+  });
+}
+
+async function updateJournaled(
+  trx: Executor,
+  context: WriteContext,
+  current: EndpointRow,
+  values: Updateable<WebhookEndpointsTable>,
+  eventType?: 'webhook_endpoint.disabled',
+): Promise<EndpointRow> {
+  const now = (context.now ?? new Date()).getTime();
+  const updated = await updateEndpoint(trx, current.id, {
+    ...values,
+    updated_at: writeTimeAfter(current.updated_at, now),
+  });
+  journalEndpoint(trx, context, 'update', current, updated, eventType);
+  return updated;
+}
+
 export async function createEndpoint(
   db: Db,
   settings: WebhookSettings,
+  context: WriteContext,
   facilityId: number,
   body: WebhookEndpointCreate,
 ): Promise<{ endpoint: EndpointRow; secret: string }> {
   const secrets = secretsOf(settings);
   assertWebhookUrl(body.url, settings);
   const secret = newSigningSecret();
-  return db.transaction().execute(async (trx) => {
+  return inWriteTransaction(db, async (trx) => {
     if ((await countEndpoints(trx, facilityId)) >= settings.maxEndpoints) {
       throw new AppError(
         'webhook_endpoint_limit',
         `Facility ${facilityId} already has its maximum of ${settings.maxEndpoints} webhook endpoints`,
       );
     }
-    const now = new Date().toISOString();
+    const now = (context.now ?? new Date()).toISOString();
     const endpoint = await insertEndpoint(trx, {
       facility_id: facilityId,
       url: body.url,
@@ -118,9 +134,12 @@ export async function createEndpoint(
       types: JSON.stringify(body.types ?? []),
       enabled: body.enabled === false ? 0 : 1,
       secret: secrets.seal(secret),
+      // It receives the events that come after it.
+      cursor: await newestEventIdOf(trx, facilityId),
       created_at: now,
       updated_at: now,
     });
+    journalEndpoint(trx, context, 'create', null, endpoint);
     return { endpoint, secret };
   });
 }
@@ -128,35 +147,41 @@ export async function createEndpoint(
 export async function patchEndpoint(
   db: Db,
   settings: WebhookSettings,
+  context: WriteContext,
   facilityId: number,
   endpointId: number,
   patch: WebhookEndpointPatch,
-  ifMatch?: string,
 ): Promise<EndpointRow> {
   if (patch.url !== undefined) assertWebhookUrl(patch.url, settings);
-  return db.transaction().execute(async (trx) => {
-    const current = await endpointToWrite(trx, facilityId, endpointId, ifMatch);
-    return updateEndpoint(trx, current.id, {
+  return writeEndpoint(db, context, facilityId, endpointId, async (trx, current) => {
+    const enabling = patch.enabled === true && current.enabled === 0;
+    return updateJournaled(trx, context, current, {
       ...(patch.url !== undefined ? { url: patch.url } : {}),
       ...(patch.description !== undefined ? { description: patch.description } : {}),
       ...(patch.types !== undefined ? { types: JSON.stringify(patch.types) } : {}),
       ...(patch.enabled !== undefined
-        ? { enabled: patch.enabled ? 1 : 0, disabled_reason: null, failing_since: null }
+        ? {
+            enabled: patch.enabled ? 1 : 0,
+            disabled_reason: null,
+            failing_since: null,
+            consecutive_failures: 0,
+          }
         : {}),
-      updated_at: writeTimeAfter(current.updated_at),
+      // Events of the time it was off are not sent; its pending deliveries are.
+      ...(enabling ? { cursor: await newestEventIdOf(trx, facilityId) } : {}),
     });
   });
 }
 
 export async function removeEndpoint(
   db: Db,
+  context: WriteContext,
   facilityId: number,
   endpointId: number,
-  ifMatch?: string,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const endpoint = await endpointToWrite(trx, facilityId, endpointId, ifMatch);
+  await writeEndpoint(db, context, facilityId, endpointId, async (trx, endpoint) => {
     await deleteEndpoint(trx, endpoint.id);
+    journalEndpoint(trx, context, 'delete', endpoint, null);
   });
 }
 
@@ -164,20 +189,45 @@ export async function removeEndpoint(
 export async function rotateSecret(
   db: Db,
   settings: WebhookSettings,
+  context: WriteContext,
   facilityId: number,
   endpointId: number,
 ): Promise<{ endpoint: EndpointRow; secret: string }> {
   const secrets = secretsOf(settings);
   const secret = newSigningSecret();
-  return db.transaction().execute(async (trx) => {
-    const current = await endpointToWrite(trx, facilityId, endpointId, undefined);
-    const now = Date.now();
-    const endpoint = await updateEndpoint(trx, current.id, {
+  const rotation = { ...context, ifMatch: undefined };
+  return writeEndpoint(db, rotation, facilityId, endpointId, async (trx, current) => {
+    const now = (context.now ?? new Date()).getTime();
+    const endpoint = await updateJournaled(trx, rotation, current, {
       secret: secrets.seal(secret),
       previous_secret: current.secret,
       previous_secret_expires_at: new Date(now + PREVIOUS_SECRET_VALID_MS).toISOString(),
-      updated_at: writeTimeAfter(current.updated_at, now),
     });
     return { endpoint, secret };
+  });
+}
+
+/**
+ * The service disables an endpoint that answered 410 Gone or whose every
+ * attempt failed for DISABLE_AFTER_FAILING_MS: journaled with actor
+ * `system` and the event `webhook_endpoint.disabled`.
+ */
+export async function disableFailingEndpoint(
+  db: Db,
+  facilityId: number,
+  endpointId: number,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  await inWriteTransaction(db, async (trx) => {
+    const current = await findEndpointForUpdate(trx, facilityId, endpointId);
+    if (!current || current.enabled === 0) return;
+    await updateJournaled(
+      trx,
+      systemWriteContext(now),
+      current,
+      { enabled: 0, disabled_reason: reason },
+      'webhook_endpoint.disabled',
+    );
   });
 }
