@@ -6,8 +6,8 @@ export interface WriteContext<T = { id: number }> {
   actor: Principal;
   /** The request that asked; null for a change the service makes by itself (the schedule). */
   requestId: string | null;
-  /** When the write happens, from the app's clock; the system clock when absent. */
-  now?: Date;
+  /** When the write happens, from the app's clock (one clock for every date a write decides). */
+  now: Date;
   /** The If-Match header, checked against the current representation inside the transaction. */
   ifMatch?: string;
   /**

@@ -77,7 +77,7 @@ export interface Change extends ChangeReport {
  */
 export function journalChange(trx: Executor, context: WriteContext, change: Change): void {
   const entries = entriesOf(trx);
-  const occurredAt = (context.now ?? new Date()).toISOString();
+  const occurredAt = context.now.toISOString();
   entries.push({
     audit: {
       facility_id: change.facilityId,

@@ -16,6 +16,7 @@ const f = (facility: number) => `/admin/facilities/${facility}`;
 const context: WriteContext = {
   actor: { keyId: null, keyName: 'test', role: 'admin', facilityIds: 'all' },
   requestId: 'feed-test',
+  now: new Date(),
 };
 
 /** A policy change journaled through the one path every write takes, in the given transaction. */

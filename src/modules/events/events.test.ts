@@ -135,6 +135,7 @@ describeEachDialect('events: one per change', (api) => {
     const context = {
       actor,
       requestId: 'rollback',
+      now: new Date(),
       // Runs inside the transaction, after the plan, its audit entry and its event were written.
       onCreated: async () => {
         throw new Error('the commit fails');

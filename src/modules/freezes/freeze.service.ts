@@ -1,11 +1,11 @@
 import { AppError } from '../../core/errors.js';
 import type { WriteContext } from '../../core/write-context.js';
-import type { Db, Executor } from '../../db/database.js';
+import type { Db } from '../../db/database.js';
 import type { PageRead } from '../../db/page-rows.js';
-import { inWriteTransaction } from '../../journal/journal.js';
-import { findMemberById } from '../members/member.repository.js';
+import { type WriteTarget, writeExisting } from '../../journal/write-path.js';
+import { findMemberById, type MemberRecord } from '../members/member.repository.js';
 import { memberNotFound, settleDueMember } from '../members/member-read.service.js';
-import { readPolicySettings, todayIn } from '../policy/policy.service.js';
+import { type PolicySettings, readPolicySettings, todayIn } from '../policy/policy.service.js';
 import { assertNoOverlap, assertWithinYearlyLimit } from '../schedule/freeze-days.js';
 import {
   type FreezeRow,
@@ -18,14 +18,28 @@ import { listFreezesPage } from './freeze.repository.js';
 import { assertFreezeCount, assertFreezeDates, assertMemberFreezable } from './freeze.rules.js';
 import type { FreezeCreate } from './freeze.schemas.js';
 
-/** The member locked, with what is due already applied, and the facility's policy and today. */
-async function lockSettledMember(trx: Executor, facilityId: number, memberId: number, now: Date) {
-  const policy = await readPolicySettings(trx, facilityId);
-  const today = todayIn(policy.timezone, now);
-  const found = await findMemberById(trx, facilityId, memberId, { lock: true });
-  if (!found) throw memberNotFound(facilityId, memberId);
-  const member = await settleMember(trx, found, policy.timezone, now);
-  return { member, policy, today };
+/**
+ * What a write of a member's freezes changes: the member, locked, with what
+ * is due already applied, and the facility's policy and today. A freeze has
+ * no ETag of its own: If-Match does not apply.
+ */
+function freezesOf(facilityId: number, memberId: number, now: Date): WriteTarget<SettledMemberOfFreezes> {
+  return {
+    lock: async (trx) => {
+      const policy = await readPolicySettings(trx, facilityId);
+      const found = await findMemberById(trx, facilityId, memberId, { lock: true });
+      if (!found) return undefined;
+      const member = await settleMember(trx, found, policy.timezone, now);
+      return { member, policy, today: todayIn(policy.timezone, now) };
+    },
+    notFound: () => memberNotFound(facilityId, memberId),
+  };
+}
+
+interface SettledMemberOfFreezes {
+  member: MemberRecord;
+  policy: PolicySettings;
+  today: string;
 }
 
 /**
@@ -41,9 +55,8 @@ export async function createFreeze(
   memberId: number,
   body: FreezeCreate,
 ): Promise<FreezeRow> {
-  const now = context.now ?? new Date();
-  return inWriteTransaction(db, async (trx) => {
-    const { member, policy, today } = await lockSettledMember(trx, facilityId, memberId, now);
+  const target = freezesOf(facilityId, memberId, context.now);
+  return writeExisting(db, context, target, async ({ trx, now }, { member, policy, today }) => {
     assertFreezeDates(body, today);
     if (!policy.allow_freeze) {
       throw new AppError('freeze_not_allowed', "This facility's policy does not allow freezing memberships");
@@ -99,9 +112,8 @@ export async function cancelFreeze(
   memberId: number,
   freezeId: number,
 ): Promise<void> {
-  const now = context.now ?? new Date();
-  await inWriteTransaction(db, async (trx) => {
-    const { member, policy, today } = await lockSettledMember(trx, facilityId, memberId, now);
+  const target = freezesOf(facilityId, memberId, context.now);
+  await writeExisting(db, context, target, async ({ trx, now }, { member, policy, today }) => {
     const freeze = (await listFreezesOfMember(trx, memberId)).find((f) => f.id === freezeId);
     if (!freeze) {
       throw new AppError('freeze_not_found', `Member ${memberId} has no freeze with id ${freezeId}`);

@@ -17,13 +17,9 @@ import {
   memberFilterOf,
   memberRepresentation,
 } from './member.schemas.js';
-import {
-  createMember,
-  deleteMember,
-  getMember,
-  listMembersOfFacility,
-  patchMember,
-} from './member.service.js';
+import { createMember, patchMember } from './member.service.js';
+import { deleteMember } from './member-delete.service.js';
+import { getMember, listMembersOfFacility } from './member-read.service.js';
 
 const trimNames = trimBodyFields('first_name', 'last_name');
 

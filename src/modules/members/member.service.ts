@@ -1,17 +1,21 @@
 import { changedFields } from '../../core/changes.js';
 import { addDays } from '../../core/dates.js';
-import { AppError, invalidField } from '../../core/errors.js';
-import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
+import { invalidField } from '../../core/errors.js';
+import { etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
-import { isForeignKeyViolation, isUniqueViolation, isUniqueViolationOf } from '../../db/errors.js';
-import { inWriteTransaction, journalChange } from '../../journal/journal.js';
-import { findPlanById } from '../plans/plan.repository.js';
+import { journalChange } from '../../journal/journal.js';
+import {
+  changeIn,
+  type Write,
+  type WriteTarget,
+  write,
+  writeIn,
+  writeNew,
+} from '../../journal/write-path.js';
 import { type PolicySettings, readPolicySettings, todayIn } from '../policy/policy.service.js';
 import { endFreezeOfStatusMove, openFreezeOfStatusMove, settleMember } from '../schedule/schedule.service.js';
 import {
-  countSeatsTaken,
-  deleteMemberById,
   findMemberById,
   insertMember,
   type MemberRecord,
@@ -26,15 +30,31 @@ import {
   holdsSeat,
 } from './member.rules.js';
 import { type Member, type MemberCreate, type MemberPatch, memberRepresentation } from './member.schemas.js';
+import { assertPlanUsable, assertSeatFree, rethrowConstraintViolation } from './member-plan-seats.js';
 import { memberNotFound, presentMember } from './member-read.service.js';
 
-export { getMember, listMembersOfFacility } from './member-read.service.js';
-
-/** The member, locked for the rest of the transaction: writes decide from its current state. */
-async function getMemberForWrite(trx: Executor, facilityId: number, memberId: number): Promise<MemberRecord> {
-  const member = await findMemberById(trx, facilityId, memberId, { lock: true });
-  if (!member) throw memberNotFound(facilityId, memberId);
-  return member;
+/**
+ * The member a write changes: locked for the rest of the transaction (writes
+ * decide from its current state), 404 member_not_found, If-Match against its
+ * representation. With the facility's time zone, a change that is due is
+ * made first: the write decides from the state every read already shows.
+ */
+export function memberTarget(
+  facilityId: number,
+  memberId: number,
+  settleIn?: { timeZone: string; now: Date },
+): WriteTarget<MemberRecord> {
+  return {
+    lock: async (trx) => {
+      const member = await findMemberById(trx, facilityId, memberId, { lock: true });
+      if (!member || !settleIn) return member;
+      const due =
+        member.next_change_on !== null && member.next_change_on <= todayIn(settleIn.timeZone, settleIn.now);
+      return due ? settleMember(trx, member, settleIn.timeZone, settleIn.now) : member;
+    },
+    notFound: () => memberNotFound(facilityId, memberId),
+    etag: (member) => etagOf(memberRepresentation, member.updated_at),
+  };
 }
 
 export async function createMember(
@@ -44,8 +64,8 @@ export async function createMember(
   body: MemberCreate,
 ): Promise<Member> {
   // Read in the transaction, not before it as a batched point read: on SQLite a read outside it waits for
-  // the group commit under way and breaks up the groups (creates 0.65 x as fast, measured).
-  return inWriteTransaction(db, async (trx) =>
+  // the group commit under way and breaks up the groups (docs/performance-log.md).
+  return writeNew(db, context, async ({ trx }) =>
     createMemberIn(trx, context, facilityId, body, await readPolicySettings(trx, facilityId)),
   );
 }
@@ -61,7 +81,7 @@ export async function createMemberIn(
   body: MemberCreate,
   policy: PolicySettings,
 ): Promise<Member> {
-  const clock = context.now ?? new Date();
+  const clock = context.now;
   const today = todayIn(policy.timezone, clock);
   const now = clock.toISOString();
   const values: MemberValues = {
@@ -109,9 +129,7 @@ export async function createMemberIn(
   // A new member has no freezes: only a term can put something on its schedule.
   const settled =
     inserted.ends_on === null ? inserted : await settleMember(trx, inserted, policy.timezone, clock);
-  const member = presentMember(settled, policy);
-  await context.onCreated?.(trx, member);
-  return member;
+  return presentMember(settled, policy);
 }
 
 /**
@@ -128,7 +146,7 @@ export async function patchMember(
   memberId: number,
   patch: MemberPatch,
 ): Promise<Member> {
-  return inWriteTransaction(db, (trx) => patchMemberIn(trx, context, facilityId, memberId, patch));
+  return write(db, context, ({ trx }) => patchMemberIn(trx, context, facilityId, memberId, patch));
 }
 
 /** A PATCH inside the caller's transaction: the route's and each updated row of a CSV import. */
@@ -142,15 +160,23 @@ export async function patchMemberIn(
   if (patch.status_reason !== undefined && patch.status === undefined) {
     throw invalidField('body', '/status_reason', 'is given only with status');
   }
-  const clock = context.now ?? new Date();
   const policy = await readPolicySettings(trx, facilityId);
+  const target = memberTarget(facilityId, memberId, { timeZone: policy.timezone, now: context.now });
+  return changeIn(writeIn(trx, context), target, (write, current) =>
+    changeMember(write, facilityId, current, patch, policy),
+  );
+}
+
+/** What a PATCH changes of a member, locked and settled, once its If-Match held. */
+async function changeMember(
+  { trx, context, now: clock, record }: Write,
+  facilityId: number,
+  current: MemberRecord,
+  patch: MemberPatch,
+  policy: PolicySettings,
+): Promise<Member> {
+  const memberId = current.id;
   const today = todayIn(policy.timezone, clock);
-  let current = await getMemberForWrite(trx, facilityId, memberId);
-  // A change that is due is made first: the PATCH decides from the state every read already shows.
-  if (current.next_change_on !== null && current.next_change_on <= today) {
-    current = await settleMember(trx, current, policy.timezone, clock);
-  }
-  assertIfMatch(context.ifMatch, etagOf(memberRepresentation, current.updated_at));
   const moves = patch.status !== undefined && patch.status !== current.status;
   const changes = changedFields(current, moves ? { status_reason: null, ...patch } : patch);
   if (!changes) return presentMember(current, policy);
@@ -183,7 +209,7 @@ export async function patchMemberIn(
   const updated = await updateMember(trx, memberId, write, now).catch(
     rethrowConstraintViolation(facilityId, next),
   );
-  journalChange(trx, context, {
+  record({
     facilityId,
     resourceType: 'member',
     resourceId: memberId,
@@ -196,84 +222,4 @@ export async function patchMemberIn(
     scheduleMoved ? await settleMember(trx, updated, policy.timezone, clock) : updated,
     policy,
   );
-}
-
-/** Soft delete marks the member removed (once); hard delete erases the row (its freezes with it). */
-export async function deleteMember(
-  db: Db,
-  context: WriteContext,
-  facilityId: number,
-  memberId: number,
-  hard: boolean,
-) {
-  await inWriteTransaction(db, async (trx) => {
-    const member = await getMemberForWrite(trx, facilityId, memberId);
-    assertIfMatch(context.ifMatch, etagOf(memberRepresentation, member.updated_at));
-    const audit = { facilityId, resourceType: 'member', resourceId: memberId, before: member } as const;
-    if (hard) {
-      await deleteMemberById(trx, memberId);
-      journalChange(trx, context, { ...audit, action: 'hard_delete', after: null });
-      return;
-    }
-    if (member.status === 'removed') return;
-    const clock = context.now ?? new Date();
-    if (member.status === 'frozen') {
-      const policy = await readPolicySettings(trx, facilityId);
-      await endFreezeOfStatusMove(trx, context, memberId, todayIn(policy.timezone, clock));
-    }
-    const now = writeTimeAfter(member.updated_at, clock.getTime());
-    const fields = { status: 'removed', status_changed_at: now, deleted_at: now } as const;
-    const removed = await updateMember(trx, memberId, fields, now);
-    journalChange(trx, context, { ...audit, action: 'delete', after: removed });
-  });
-}
-
-async function assertPlanUsable(trx: Executor, facilityId: number, planId: number) {
-  const plan = await findPlanById(trx, facilityId, planId);
-  if (!plan?.is_active || plan.deleted_at !== null) {
-    throw new AppError(
-      'invalid_plan',
-      plan ? `Plan ${planId} is not active` : `Facility ${facilityId} has no plan with id ${planId}`,
-    );
-  }
-  return plan;
-}
-
-/** Locks the plan row (PostgreSQL) so concurrent sign-ups are counted one after another. */
-async function assertSeatFree(trx: Executor, facilityId: number, planId: number): Promise<void> {
-  const plan = await findPlanById(trx, facilityId, planId, { lock: true });
-  if (!plan || plan.max_members === null) return;
-  if ((await countSeatsTaken(trx, planId)) >= plan.max_members) {
-    throw new AppError('plan_full', `Plan ${planId} already has its maximum of ${plan.max_members} members`);
-  }
-}
-
-/**
- * The database's own answer to a member write: a unique violation is an
- * email taken meanwhile; a foreign key violation is a plan hard-deleted after
- * assertPlanUsable read it (that read takes no lock), which the member may
- * no longer join.
- */
-function rethrowConstraintViolation(
-  facilityId: number,
-  member: Pick<MemberValues, 'email' | 'plan_id' | 'external_id'>,
-) {
-  return (error: unknown): never => {
-    if (isUniqueViolationOf(error, 'external_id')) {
-      throw new AppError(
-        'member_external_id_conflict',
-        `A member with external_id ${member.external_id} already exists in this facility`,
-      );
-    }
-    if (isUniqueViolation(error)) {
-      throw new AppError(
-        'member_email_conflict',
-        `A member with email ${member.email} already exists in this facility`,
-      );
-    }
-    if (isForeignKeyViolation(error) && member.plan_id !== null) {
-      throw new AppError('invalid_plan', `Facility ${facilityId} has no plan with id ${member.plan_id}`);
-    }
-    throw error;
-  };
 }

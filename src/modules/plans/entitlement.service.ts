@@ -3,7 +3,8 @@ import { assertIfMatch, etagOf } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
 import { diffFields, entitlementFields } from '../../journal/change-diff.js';
-import { inWriteTransaction, journalChange } from '../../journal/journal.js';
+import type { Change } from '../../journal/journal.js';
+import { type WriteTarget, writeExisting } from '../../journal/write-path.js';
 import type { AuditAction } from '../audit/audit.schemas.js';
 import {
   bumpEntitlementsVersion,
@@ -20,7 +21,8 @@ import {
   entitlementRepresentation,
   MAX_ENTITLEMENTS_PER_PLAN,
 } from './entitlement.schemas.js';
-import { getPlanForEntitlements } from './plan.service.js';
+import type { PlanRecord } from './plan.repository.js';
+import { getPlanForEntitlements, planNotFound } from './plan.service.js';
 
 /** What the entitlement routes answer with: the data and the write counter that goes into its ETag. */
 export interface Versioned<T> {
@@ -49,13 +51,12 @@ export async function replacePlanEntitlements(
     ? body
     : Object.entries(body).map(([key, value]) => ({ key, value }));
   rejectDuplicateKeys(entitlements);
-  return inWriteTransaction(db, async (trx) => {
-    const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
+  const target = { ...entitlementsOf(facilityId, planId), etag: collectionEtag };
+  return writeExisting(db, context, target, async ({ trx, record }, { entitlementsVersion }) => {
     const before = await listEntitlements(trx, planId);
-    assertIfMatch(context.ifMatch, etagOf(entitlementCollectionRepresentation, entitlementsVersion));
     await replaceEntitlements(trx, planId, entitlements);
     const after = await listEntitlements(trx, planId);
-    const version = await commitEntitlementChange(trx, context, {
+    const version = await commitEntitlementChange(trx, record, {
       facilityId,
       planId,
       action: 'update',
@@ -85,9 +86,10 @@ export async function setPlanEntitlement(
   planId: number,
   entitlement: Entitlement,
 ): Promise<Versioned<Entitlement> & { created: boolean }> {
-  return inWriteTransaction(db, async (trx) => {
-    const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
+  const target = entitlementsOf(facilityId, planId);
+  return writeExisting(db, context, target, async ({ trx, record }, { entitlementsVersion }) => {
     const existing = await findEntitlement(trx, planId, entitlement.key);
+    // If-Match names the entitlement: a key that does not exist yet has no tag to match (412, even *).
     assertIfMatch(context.ifMatch, existing && oneEntitlementEtags(entitlementsVersion));
     if (!existing && (await countEntitlements(trx, planId)) >= MAX_ENTITLEMENTS_PER_PLAN) {
       throw new AppError(
@@ -105,7 +107,7 @@ export async function setPlanEntitlement(
       );
     }
     await upsertEntitlement(trx, planId, entitlement.key, entitlement.value);
-    const version = await commitEntitlementChange(trx, context, {
+    const version = await commitEntitlementChange(trx, record, {
       facilityId,
       planId,
       action: existing ? 'update' : 'create',
@@ -124,13 +126,13 @@ export async function removePlanEntitlement(
   planId: number,
   key: string,
 ) {
-  await inWriteTransaction(db, async (trx) => {
-    const { entitlementsVersion } = await getPlanForEntitlements(trx, facilityId, planId, { write: true });
+  await writeExisting(db, context, entitlementsOf(facilityId, planId), async ({ trx, record }, plan) => {
+    const { entitlementsVersion } = plan;
     const existing = await findEntitlement(trx, planId, key);
     if (!existing) throw new AppError('entitlement_not_found', `Plan ${planId} has no entitlement "${key}"`);
     assertIfMatch(context.ifMatch, oneEntitlementEtags(entitlementsVersion));
     await deleteEntitlement(trx, planId, key);
-    await commitEntitlementChange(trx, context, {
+    await commitEntitlementChange(trx, record, {
       facilityId,
       planId,
       action: 'delete',
@@ -148,7 +150,7 @@ export async function removePlanEntitlement(
  */
 async function commitEntitlementChange(
   trx: Executor,
-  context: WriteContext,
+  record: (change: Change) => void,
   change: {
     facilityId: number;
     planId: number;
@@ -162,7 +164,7 @@ async function commitEntitlementChange(
   const before = entitlementFields(change.before);
   const after = entitlementFields(change.after);
   if (Object.keys(diffFields(before, after)).length === 0) return change.version;
-  journalChange(trx, context, {
+  record({
     facilityId: change.facilityId,
     resourceType: 'entitlements',
     resourceId: change.planId,
@@ -172,6 +174,21 @@ async function commitEntitlementChange(
   });
   return bumpEntitlementsVersion(trx, change.planId);
 }
+
+/**
+ * A plan's entitlements as one resource a write changes: the plan locked
+ * (404 plan_not_found; 409 plan_archived when soft-deleted), with the write
+ * counter that is part of their ETags.
+ */
+function entitlementsOf(facilityId: number, planId: number): WriteTarget<PlanRecord> {
+  return {
+    lock: async (trx) => getPlanForEntitlements(trx, facilityId, planId, { write: true }),
+    notFound: () => planNotFound(facilityId, planId),
+  };
+}
+
+const collectionEtag = ({ entitlementsVersion }: PlanRecord) =>
+  etagOf(entitlementCollectionRepresentation, entitlementsVersion);
 
 function rejectDuplicateKeys(entitlements: Entitlement[]): void {
   const seen = new Set<string>();

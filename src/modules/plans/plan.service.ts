@@ -1,12 +1,12 @@
 import { changedFields } from '../../core/changes.js';
 import { AppError } from '../../core/errors.js';
-import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
+import { etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import type { PageRead } from '../../db/page-rows.js';
 import { entitlementFields } from '../../journal/change-diff.js';
-import { inWriteTransaction, journalChange } from '../../journal/journal.js';
+import { type WriteTarget, writeExisting, writeNew } from '../../journal/write-path.js';
 import { readPolicySettings } from '../policy/policy.service.js';
 import { replaceEntitlements } from './entitlement.repository.js';
 import type { Entitlement } from './entitlement.schemas.js';
@@ -81,7 +81,7 @@ export async function createPlan(
   if (body.template_id != null && !template) {
     throw new AppError('invalid_template', `There is no plan template with id ${body.template_id}`);
   }
-  return inWriteTransaction(db, async (trx) => {
+  return writeNew(db, context, async ({ trx, now, record }) => {
     const policy = await readPolicySettings(trx, facilityId);
     const values: PlanValues = {
       name: body.name,
@@ -97,17 +97,15 @@ export async function createPlan(
       max_members: body.max_members ?? null,
       is_active: body.is_active ?? true,
     };
-    const plan = await insertPlan(trx, facilityId, values, new Date().toISOString()).catch(
+    const plan = await insertPlan(trx, facilityId, values, now.toISOString()).catch(
       rethrowNameConflict(values.name),
     );
     const audit = { facilityId, resourceId: plan.id, action: 'create', before: null } as const;
-    journalChange(trx, context, { ...audit, resourceType: 'plan', after: plan });
+    record({ ...audit, resourceType: 'plan', after: plan });
     if (template) {
       await replaceEntitlements(trx, plan.id, template.entitlements);
-      const after = entitlementFields(template.entitlements);
-      journalChange(trx, context, { ...audit, resourceType: 'entitlements', after });
+      record({ ...audit, resourceType: 'entitlements', after: entitlementFields(template.entitlements) });
     }
-    await context.onCreated?.(trx, plan);
     return plan;
   });
 }
@@ -123,19 +121,19 @@ export async function patchPlan(
   planId: number,
   patch: PlanPatch,
 ): Promise<Plan> {
-  return inWriteTransaction(db, async (trx) => {
-    const current = await findPlanById(trx, facilityId, planId, { lock: true });
-    if (!current) throw planNotFound(facilityId, planId);
-    assertIfMatch(context.ifMatch, etagOf(planRepresentation, current.updated_at));
+  return writeExisting(db, context, planTarget(facilityId, planId), async ({ trx, now, record }, current) => {
     const restoring = current.deleted_at !== null;
     if (restoring && !isRestore(patch)) throw planArchived(planId);
     const changes = changedFields(current, patch);
     if (!changes && !restoring) return current;
     const write = { ...changes, ...(restoring ? { deleted_at: null } : {}) };
-    const updated = await updatePlan(trx, planId, write, writeTimeAfter(current.updated_at)).catch(
-      rethrowNameConflict(write.name ?? current.name),
-    );
-    journalChange(trx, context, {
+    const updated = await updatePlan(
+      trx,
+      planId,
+      write,
+      writeTimeAfter(current.updated_at, now.getTime()),
+    ).catch(rethrowNameConflict(write.name ?? current.name));
+    record({
       facilityId,
       resourceType: 'plan',
       resourceId: planId,
@@ -155,10 +153,7 @@ export async function deletePlan(
   planId: number,
   hard: boolean,
 ): Promise<void> {
-  await inWriteTransaction(db, async (trx) => {
-    const plan = await findPlanById(trx, facilityId, planId, { lock: true });
-    if (!plan) throw planNotFound(facilityId, planId);
-    assertIfMatch(context.ifMatch, etagOf(planRepresentation, plan.updated_at));
+  await writeExisting(db, context, planTarget(facilityId, planId), async ({ trx, now, record }, plan) => {
     const audit = { facilityId, resourceType: 'plan', resourceId: planId, before: plan } as const;
     if (hard) {
       // The members' RESTRICT foreign key refuses while any member (removed ones too) refers to the plan.
@@ -166,13 +161,22 @@ export async function deletePlan(
         if (!isForeignKeyViolation(error)) throw error;
         throw planInUse(planId);
       });
-      journalChange(trx, context, { ...audit, action: 'hard_delete', after: null });
+      record({ ...audit, action: 'hard_delete', after: null });
     } else if (plan.deleted_at === null) {
-      const now = writeTimeAfter(plan.updated_at);
-      const archived = await updatePlan(trx, planId, { is_active: false, deleted_at: now }, now);
-      journalChange(trx, context, { ...audit, action: 'delete', after: archived });
+      const at = writeTimeAfter(plan.updated_at, now.getTime());
+      const archived = await updatePlan(trx, planId, { is_active: false, deleted_at: at }, at);
+      record({ ...audit, action: 'delete', after: archived });
     }
   });
+}
+
+/** The plan a write changes: locked, 404 plan_not_found, If-Match against its representation. */
+function planTarget(facilityId: number, planId: number): WriteTarget<Plan> {
+  return {
+    lock: (trx) => findPlanById(trx, facilityId, planId, { lock: true }),
+    notFound: () => planNotFound(facilityId, planId),
+    etag: (plan) => etagOf(planRepresentation, plan.updated_at),
+  };
 }
 
 function isRestore(patch: PlanPatch): boolean {

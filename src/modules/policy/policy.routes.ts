@@ -25,7 +25,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       replyWithResource(
         reply,
         policyRepresentation,
-        await getOrCreatePolicy(app.db, request.params.facility_id),
+        await getOrCreatePolicy(app.db, request.params.facility_id, app.now()),
       ),
   );
 

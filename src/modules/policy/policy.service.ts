@@ -1,8 +1,9 @@
 import { changedFields } from '../../core/changes.js';
-import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
+import { AppError } from '../../core/errors.js';
+import { etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
-import { inWriteTransaction, journalChange } from '../../journal/journal.js';
+import { type WriteTarget, writeExisting } from '../../journal/write-path.js';
 import { findPolicyByFacilityId, insertDefaultPolicy, updatePolicy } from './policy.repository.js';
 import {
   DEFAULT_POLICY,
@@ -20,11 +21,12 @@ import { assertTimeZoneName } from './time-zone.js';
 export async function getOrCreatePolicy(
   db: Executor,
   facilityId: number,
+  now: Date,
   options: { lock?: boolean } = {},
 ): Promise<Policy> {
   const existing = await findPolicyByFacilityId(db, facilityId, options);
   if (existing) return existing;
-  await insertDefaultPolicy(db, facilityId, new Date().toISOString());
+  await insertDefaultPolicy(db, facilityId, now.toISOString());
   const created = await findPolicyByFacilityId(db, facilityId, options);
   if (!created) throw new Error(`policy of facility ${facilityId} vanished after insert`);
   return created;
@@ -42,22 +44,36 @@ export async function patchPolicy(
   patch: PolicyPatch,
 ): Promise<Policy> {
   if (patch.timezone !== undefined) assertTimeZoneName(patch.timezone);
-  return inWriteTransaction(db, async (trx) => {
-    const current = await getOrCreatePolicy(trx, facilityId, { lock: true });
-    assertIfMatch(context.ifMatch, etagOf(policyRepresentation, current.updated_at));
-    const changes = changedFields(current, patch);
-    if (!changes) return current;
-    const updated = await updatePolicy(trx, facilityId, changes, writeTimeAfter(current.updated_at));
-    journalChange(trx, context, {
-      facilityId,
-      resourceType: 'policy',
-      resourceId: facilityId,
-      action: 'update',
-      before: current,
-      after: updated,
-    });
-    return updated;
-  });
+  return writeExisting(
+    db,
+    context,
+    policyTarget(facilityId, context.now),
+    async ({ trx, now, record }, current) => {
+      const changes = changedFields(current, patch);
+      if (!changes) return current;
+      const at = writeTimeAfter(current.updated_at, now.getTime());
+      const updated = await updatePolicy(trx, facilityId, changes, at);
+      record({
+        facilityId,
+        resourceType: 'policy',
+        resourceId: facilityId,
+        action: 'update',
+        before: current,
+        after: updated,
+      });
+      return updated;
+    },
+  );
+}
+
+/** The facility's policy as a write changes it: created with the defaults when missing, locked. */
+function policyTarget(facilityId: number, now: Date): WriteTarget<Policy> {
+  return {
+    lock: (trx) => getOrCreatePolicy(trx, facilityId, now, { lock: true }),
+    notFound: () =>
+      new AppError('internal_error', `The policy of facility ${facilityId} could not be created`),
+    etag: (policy) => etagOf(policyRepresentation, policy.updated_at),
+  };
 }
 
 /**

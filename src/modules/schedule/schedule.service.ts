@@ -103,7 +103,7 @@ export async function openFreezeOfStatusMove(
     ...span,
     reason: null,
     state: 'under_way',
-    created_at: (context.now ?? new Date()).toISOString(),
+    created_at: context.now.toISOString(),
   });
   await auditFreeze(trx, context, null, freeze);
 }

@@ -77,10 +77,11 @@ describeEachDialect('webhook endpoints', (api) => {
     assert.notEqual(rotated.headers.etag, patched.headers.etag, 'a rotation is a write too');
     assert.equal((await api.get(one)).headers.etag, rotated.headers.etag);
     assert.equal((await api.delete(one, { 'if-match': String(rotated.headers.etag) })).status, 204);
+    // As for plans and members: a resource that does not exist is 404, whatever the If-Match.
     assertProblem(
       await api.delete(one, { 'if-match': String(rotated.headers.etag) }),
-      412,
-      'precondition_failed',
+      404,
+      'webhook_endpoint_not_found',
     );
   });
 

@@ -1,10 +1,11 @@
 import type { Updateable } from 'kysely';
 import { AppError } from '../../core/errors.js';
-import { assertIfMatch, etagOf, writeTimeAfter } from '../../core/etag.js';
+import { etagOf, writeTimeAfter } from '../../core/etag.js';
 import { systemWriteContext, type WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
 import type { WebhookEndpointsTable } from '../../db/schema.js';
-import { inWriteTransaction, journalChange } from '../../journal/journal.js';
+import { journalChange } from '../../journal/journal.js';
+import { type WriteTarget, write, writeExisting } from '../../journal/write-path.js';
 import { newestEventIdOf } from './endpoint-queue.repository.js';
 import {
   type WebhookEndpointCreate,
@@ -43,13 +44,15 @@ export function endpointEtag(endpoint: Pick<EndpointRow, 'updated_at'>): string 
 }
 
 function found(endpoint: EndpointRow | undefined, facilityId: number, endpointId: number): EndpointRow {
-  if (!endpoint) {
-    throw new AppError(
-      'webhook_endpoint_not_found',
-      `Facility ${facilityId} has no webhook endpoint ${endpointId}`,
-    );
-  }
+  if (!endpoint) throw endpointNotFound(facilityId, endpointId);
   return endpoint;
+}
+
+function endpointNotFound(facilityId: number, endpointId: number): AppError {
+  return new AppError(
+    'webhook_endpoint_not_found',
+    `Facility ${facilityId} has no webhook endpoint ${endpointId}`,
+  );
 }
 
 /**
@@ -76,21 +79,13 @@ function journalEndpoint(
   });
 }
 
-/** Writes an endpoint: locked, checked against If-Match, changed, journaled, in one transaction. */
-async function writeEndpoint<T>(
-  db: Db,
-  context: WriteContext,
-  facilityId: number,
-  endpointId: number,
-  change: (trx: Executor, current: EndpointRow) => Promise<T>,
-): Promise<T> {
-  return inWriteTransaction(db, async (trx) => {
-    const endpoint = await findEndpointForUpdate(trx, facilityId, endpointId);
-    if (!endpoint && context.ifMatch !== undefined) assertIfMatch(context.ifMatch, undefined);
-    const current = found(endpoint, facilityId, endpointId);
-    assertIfMatch(context.ifMatch, endpointEtag(current));
-    return change(trx, current);
-  });
+/** The endpoint a write changes: locked, 404 webhook_endpoint_not_found, If-Match against its representation. */
+function endpointTarget(facilityId: number, endpointId: number): WriteTarget<EndpointRow> {
+  return {
+    lock: (trx) => findEndpointForUpdate(trx, facilityId, endpointId),
+    notFound: () => endpointNotFound(facilityId, endpointId),
+    etag: endpointEtag,
+  };
 }
 
 async function updateJournaled(
@@ -100,7 +95,7 @@ async function updateJournaled(
   values: Updateable<WebhookEndpointsTable>,
   eventType?: 'webhook_endpoint.disabled',
 ): Promise<EndpointRow> {
-  const now = (context.now ?? new Date()).getTime();
+  const now = context.now.getTime();
   const updated = await updateEndpoint(trx, current.id, {
     ...values,
     updated_at: writeTimeAfter(current.updated_at, now),
@@ -119,14 +114,15 @@ export async function createEndpoint(
   const secrets = secretsOf(settings);
   assertWebhookUrl(body.url, settings);
   const secret = newSigningSecret();
-  return inWriteTransaction(db, async (trx) => {
+  // Not writeNew: these POSTs ignore Idempotency-Key (an answer holding the secret is never stored).
+  return write(db, context, async ({ trx }) => {
     if ((await countEndpoints(trx, facilityId)) >= settings.maxEndpoints) {
       throw new AppError(
         'webhook_endpoint_limit',
         `Facility ${facilityId} already has its maximum of ${settings.maxEndpoints} webhook endpoints`,
       );
     }
-    const now = (context.now ?? new Date()).toISOString();
+    const now = context.now.toISOString();
     const endpoint = await insertEndpoint(trx, {
       facility_id: facilityId,
       url: body.url,
@@ -153,7 +149,7 @@ export async function patchEndpoint(
   patch: WebhookEndpointPatch,
 ): Promise<EndpointRow> {
   if (patch.url !== undefined) assertWebhookUrl(patch.url, settings);
-  return writeEndpoint(db, context, facilityId, endpointId, async (trx, current) => {
+  return writeExisting(db, context, endpointTarget(facilityId, endpointId), async ({ trx }, current) => {
     const enabling = patch.enabled === true && current.enabled === 0;
     return updateJournaled(trx, context, current, {
       ...(patch.url !== undefined ? { url: patch.url } : {}),
@@ -179,7 +175,7 @@ export async function removeEndpoint(
   facilityId: number,
   endpointId: number,
 ): Promise<void> {
-  await writeEndpoint(db, context, facilityId, endpointId, async (trx, endpoint) => {
+  await writeExisting(db, context, endpointTarget(facilityId, endpointId), async ({ trx }, endpoint) => {
     await deleteEndpoint(trx, endpoint.id);
     journalEndpoint(trx, context, 'delete', endpoint, null);
   });
@@ -196,8 +192,8 @@ export async function rotateSecret(
   const secrets = secretsOf(settings);
   const secret = newSigningSecret();
   const rotation = { ...context, ifMatch: undefined };
-  return writeEndpoint(db, rotation, facilityId, endpointId, async (trx, current) => {
-    const now = (context.now ?? new Date()).getTime();
+  return writeExisting(db, rotation, endpointTarget(facilityId, endpointId), async ({ trx }, current) => {
+    const now = context.now.getTime();
     const endpoint = await updateJournaled(trx, rotation, current, {
       secret: secrets.seal(secret),
       previous_secret: current.secret,
@@ -219,12 +215,12 @@ export async function disableFailingEndpoint(
   reason: string,
   now: Date,
 ): Promise<void> {
-  await inWriteTransaction(db, async (trx) => {
+  await write(db, systemWriteContext(now), async ({ trx, context }) => {
     const current = await findEndpointForUpdate(trx, facilityId, endpointId);
     if (!current || current.enabled === 0) return;
     await updateJournaled(
       trx,
-      systemWriteContext(now),
+      context,
       current,
       { enabled: 0, disabled_reason: reason },
       'webhook_endpoint.disabled',
