@@ -37,7 +37,7 @@ import { loadSecretsKey } from './infrastructure/secrets/secrets-key.js';
 import { startJobs } from './jobs/job-runner.js';
 import { loadTemplateCatalog, type TemplateCatalog } from './modules/templates/template.catalog.js';
 import { type DeliveryWorker, startDeliveryWorker } from './modules/webhooks/delivery.worker.js';
-import { deliveryWorkerSettings, NAMED_SCHEMAS, periodicJobs, registerModules } from './modules.js';
+import { deliveryWorkerSettings, namedSchemas, periodicJobs, registerModules } from './modules.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -121,8 +121,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   limitClients(app, config);
   registerJsonBodyParser(app, { maxDepth: config.jsonMaxDepth, maxKeys: config.jsonMaxKeys });
-  app.setValidatorCompiler(createValidatorCompiler(NAMED_SCHEMAS));
-  for (const schema of NAMED_SCHEMAS) app.addSchema(schema);
+  const schemas = namedSchemas();
+  app.setValidatorCompiler(createValidatorCompiler(schemas));
+  for (const schema of schemas) app.addSchema(schema);
   registerResponseHeaders(app);
   registerRequestLog(app, logger);
   registerErrorHandler(app, { maxErrors: config.problemMaxErrors });
@@ -159,10 +160,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           registerRateLimit(resources, config, sharedCounter);
           registerIdempotency(resources, { maxResponseBytes: config.idempotencyMaxResponseBytes });
           refuseUndeclaredQuery(resources);
-          await resources.register(registerModules, {
-            authMode: config.authMode,
-            memberImport: config.memberImport,
-          });
+          await resources.register(registerModules);
         });
       });
     },

@@ -1,137 +1,68 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Config } from './config.js';
-import { FieldError, Problem, ValidationProblem } from './http/responses.js';
+import { problemSchemas } from './http/responses.js';
 import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempotency.job.js';
 import type { SecretBox } from './infrastructure/secrets/secret-box.js';
 import type { PeriodicJob } from './jobs/job-runner.js';
-import { auditRoutes } from './modules/audit/audit.routes.js';
-import { AuditEvent, AuditEventList } from './modules/audit/audit.schemas.js';
-import { eventRoutes } from './modules/events/event.routes.js';
-import { Event, EventPage, EventTypeName } from './modules/events/event.schemas.js';
-import { pruneOldEvents } from './modules/events/events.job.js';
-import { freezeRoutes } from './modules/freezes/freeze.routes.js';
-import { Freeze, FreezeCreate, FreezeList } from './modules/freezes/freeze.schemas.js';
-import { type MemberImportLimits, memberCsvRoutes } from './modules/members/csv/member-csv.routes.js';
-import { MemberImportReport, MembersCsv } from './modules/members/csv/member-csv.schemas.js';
-import { memberRoutes } from './modules/members/member.routes.js';
-import {
-  Member,
-  MemberCreate,
-  MemberList,
-  MemberPatch,
-  MemberRole,
-  MemberStatus,
-} from './modules/members/member.schemas.js';
-import { applyMemberSchedule } from './modules/members/member-schedule.job.js';
-import { entitlementRoutes } from './modules/plans/entitlement.routes.js';
-import {
-  Entitlement,
-  EntitlementCollection,
-  EntitlementValue,
-  ReplaceEntitlementsBody,
-  SetEntitlementBody,
-} from './modules/plans/entitlement.schemas.js';
-import { planRoutes } from './modules/plans/plan.routes.js';
-import { BillingPeriod, Plan, PlanCreate, PlanList, PlanPatch } from './modules/plans/plan.schemas.js';
-import { policyRoutes } from './modules/policy/policy.routes.js';
-import { Policy, PolicyPatch } from './modules/policy/policy.schemas.js';
-import { sessionRoutes } from './modules/session/session.routes.js';
-import { Session } from './modules/session/session.schemas.js';
-import { templateRoutes } from './modules/templates/template.routes.js';
-import { Template, TemplateList } from './modules/templates/template.schemas.js';
+import { auditResourceTypeSchema } from './modules/audit/audit.schemas.js';
+import { auditModule } from './modules/audit/index.js';
+import { eventsModule } from './modules/events/index.js';
+import { freezesModule } from './modules/freezes/index.js';
+import { membersModule } from './modules/members/index.js';
+import { plansModule } from './modules/plans/index.js';
+import { policyModule } from './modules/policy/index.js';
+import { sessionModule } from './modules/session/index.js';
+import { templatesModule } from './modules/templates/index.js';
 import { type DeliveryWorkerSettings, RETRY_DELAYS_MS } from './modules/webhooks/delivery.worker.js';
-import { webhookEndpointRoutes } from './modules/webhooks/webhook.routes.js';
-import {
-  WebhookDelivery,
-  WebhookDeliveryList,
-  WebhookEndpoint,
-  WebhookEndpointCreate,
-  WebhookEndpointList,
-  WebhookEndpointPatch,
-  WebhookEndpointWithSecret,
-} from './modules/webhooks/webhook.schemas.js';
-import { webhookDeliveryRoutes } from './modules/webhooks/webhook-delivery.routes.js';
-import { pruneOldDeliveries } from './modules/webhooks/webhooks.job.js';
+import { webhooksModule } from './modules/webhooks/index.js';
+import type { ServiceModule } from './service-module.js';
 
-/**
- * Every named schema, in the order the OpenAPI document lists them: each is
- * registered once (app.addSchema), so routes and other schemas refer to it
- * by its `$id` and it is one component of the document.
- */
-export const NAMED_SCHEMAS: readonly TSchema[] = [
-  Plan,
-  PlanCreate,
-  PlanPatch,
-  PlanList,
-  BillingPeriod,
-  Template,
-  TemplateList,
-  EntitlementCollection,
-  ReplaceEntitlementsBody,
-  Entitlement,
-  SetEntitlementBody,
-  EntitlementValue,
-  Member,
-  MemberCreate,
-  MemberPatch,
-  MemberList,
-  MemberStatus,
-  MemberRole,
-  Freeze,
-  FreezeCreate,
-  FreezeList,
-  MembersCsv,
-  MemberImportReport,
-  Policy,
-  PolicyPatch,
-  AuditEvent,
-  AuditEventList,
-  Session,
-  Event,
-  EventPage,
-  EventTypeName,
-  WebhookEndpoint,
-  WebhookEndpointWithSecret,
-  WebhookEndpointCreate,
-  WebhookEndpointPatch,
-  WebhookEndpointList,
-  WebhookDelivery,
-  WebhookDeliveryList,
-  Problem,
-  ValidationProblem,
-  FieldError,
+/** Every module of the service, in the order the OpenAPI document lists them: adding one is one line. */
+export const MODULES: readonly ServiceModule[] = [
+  plansModule,
+  templatesModule,
+  membersModule,
+  freezesModule,
+  policyModule,
+  auditModule,
+  sessionModule,
+  eventsModule,
+  webhooksModule,
 ];
 
-/** The resource modules' routes, in one list. */
-export async function registerModules(
-  app: FastifyInstance,
-  options: { authMode: 'api-key' | 'none'; memberImport: MemberImportLimits },
-): Promise<void> {
-  await app.register(planRoutes);
-  await app.register(templateRoutes);
-  await app.register(entitlementRoutes);
-  await app.register(memberRoutes);
-  await app.register(freezeRoutes);
-  await app.register(memberCsvRoutes, options.memberImport);
-  await app.register(policyRoutes);
-  await app.register(auditRoutes);
-  await app.register(sessionRoutes, { authMode: options.authMode });
-  await app.register(eventRoutes);
-  await app.register(webhookEndpointRoutes);
-  await app.register(webhookDeliveryRoutes);
+/**
+ * Every named schema: each module's, the vocabulary every module adds to
+ * (the audit trail's resource types, the problems' codes), in the order the
+ * OpenAPI document lists them. Each is registered once (app.addSchema), so
+ * routes and other schemas refer to it by its `$id`.
+ */
+export function namedSchemas(): readonly TSchema[] {
+  // Made once per process: the validator keeps each schema it was given (src/http/validation.ts), and tests build many apps.
+  allNamedSchemas ??= [
+    ...MODULES.flatMap((module) =>
+      typeof module.schemas === 'function' ? module.schemas() : module.schemas,
+    ),
+    auditResourceTypeSchema(MODULES.flatMap((module) => module.resourceTypes ?? [])),
+    ...problemSchemas(),
+  ];
+  return allNamedSchemas;
+}
+let allNamedSchemas: readonly TSchema[] | undefined;
+
+/** The modules' routes, registered in the authenticated API scope. */
+export async function registerModules(app: FastifyInstance): Promise<void> {
+  for (const module of MODULES) {
+    for (const routes of module.routes) {
+      if (typeof routes === 'function') await app.register(routes);
+      else await app.register(routes.plugin, routes.options(app.config));
+    }
+  }
 }
 
-/** Every periodic job of the service, in one list; src/jobs/ runs each once across processes. */
-export const PERIODIC_JOBS: readonly PeriodicJob[] = [purgeExpiredIdempotencyKeys, applyMemberSchedule];
-
-/** The periodic jobs with the settings they need. */
+/** Every periodic job of the service: the infrastructure's and the modules', with the settings they need. */
 export function periodicJobs(config: Config): PeriodicJob[] {
-  return [
-    ...PERIODIC_JOBS,
-    pruneOldEvents(config.eventsRetentionDays),
-    pruneOldDeliveries(config.eventsRetentionDays),
-  ];
+  return [purgeExpiredIdempotencyKeys, ...MODULES.flatMap((module) => module.jobs?.(config) ?? [])];
 }
 
 /** The webhook delivery worker's settings (it runs in serving processes, beside the jobs). */

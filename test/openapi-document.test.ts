@@ -10,7 +10,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { ERROR_CODES } from '../src/core/errors.js';
+import { type ErrorCode, problemDefinition } from '../src/core/errors.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -142,7 +142,7 @@ describe('the OpenAPI document', () => {
       for (const [status, response] of Object.entries(operation.responses) as [string, Json][]) {
         const media = response.content?.['application/problem+json'];
         for (const [code, example] of Object.entries(media?.examples ?? {}) as [string, Json][]) {
-          const expected = ERROR_CODES[code as keyof typeof ERROR_CODES].status;
+          const expected = problemDefinition(code as ErrorCode).status;
           assert.ok(
             status === String(expected) || (status === '5XX' && expected >= 500),
             `${code} under ${status}`,

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_CODES, problemType } from '../core/errors.js';
+import { AppError, problemDefinition, problemType } from '../core/errors.js';
 import { isConnectionLost } from '../db/errors.js';
 import { newRequestId } from './request-id.js';
 import { requestPathOf } from './request-target.js';
@@ -52,7 +52,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
 function problemBody(error: AppError, instance: string, requestId: string) {
   return {
     type: problemType(error.code),
-    title: ERROR_CODES[error.code].title,
+    title: problemDefinition(error.code).title,
     status: error.status,
     detail: error.message,
     code: error.code,
@@ -95,7 +95,7 @@ export function answerClientError(error: ConnectionError, socket: Socket): void 
   if (socket.writable && socket.bytesWritten === 0) {
     const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
     socket.write(
-      `HTTP/1.1 ${appError.status} ${ERROR_CODES[appError.code].title}\r\n${head.join('')}\r\n${body}`,
+      `HTTP/1.1 ${appError.status} ${problemDefinition(appError.code).title}\r\n${head.join('')}\r\n${body}`,
     );
   }
   socket.destroy(error);

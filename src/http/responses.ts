@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { ERROR_CODES, type ErrorCode } from '../core/errors.js';
+import { definedErrorCodes, type ErrorCode, problemDefinition } from '../core/errors.js';
 import { problemExample } from './problem-examples.js';
 import { Ref, StringEnum } from './schemas.js';
 
@@ -20,22 +20,7 @@ const problemFields = {
 };
 
 const codesOf = (select: (status: number) => boolean) =>
-  (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => select(ERROR_CODES[code].status));
-
-export const Problem = Type.Object(
-  {
-    ...problemFields,
-    code: StringEnum(
-      codesOf((status) => status !== 400),
-      { description: 'What went wrong; branch on it' },
-    ),
-  },
-  {
-    $id: 'Problem',
-    description: 'RFC 9457 problem details, for every error but 400 (see ValidationProblem)',
-    examples: [problemExample('plan_not_found')],
-  },
-);
+  definedErrorCodes().filter((code) => select(problemDefinition(code).status));
 
 export const FieldError = Type.Object(
   {
@@ -46,32 +31,57 @@ export const FieldError = Type.Object(
   { $id: 'FieldError', description: 'One problem with one field of the request' },
 );
 
-export const ValidationProblem = Type.Object(
-  {
-    ...problemFields,
-    code: StringEnum(
-      codesOf((status) => status === 400),
-      { description: 'What went wrong; branch on it' },
-    ),
-    errors: Type.Optional(
-      Type.Array(Ref(FieldError), {
-        description: 'Every problem found, with validation_error (none with malformed_json)',
-      }),
-    ),
-    errors_omitted: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        description:
-          'How many more problems were found than `errors` lists (it lists at most 100 by default)',
-      }),
-    ),
-  },
-  {
-    $id: 'ValidationProblem',
-    description: 'The problem of a 400 answer: the request is not valid, or its body is not JSON',
-    examples: [problemExample('validation_error')],
-  },
-);
+/**
+ * The problem documents' schemas, with the closed set of codes: made once
+ * every module has defined its codes (src/modules.ts calls this when it
+ * lists the named schemas); operations refer to them by `$id`.
+ */
+export function problemSchemas() {
+  const Problem = Type.Object(
+    {
+      ...problemFields,
+      code: StringEnum(
+        codesOf((status) => status !== 400),
+        { description: 'What went wrong; branch on it' },
+      ),
+    },
+    {
+      $id: 'Problem',
+      description: 'RFC 9457 problem details, for every error but 400 (see ValidationProblem)',
+      examples: [problemExample('not_found')],
+    },
+  );
+  const ValidationProblem = Type.Object(
+    {
+      ...problemFields,
+      code: StringEnum(
+        codesOf((status) => status === 400),
+        { description: 'What went wrong; branch on it' },
+      ),
+      errors: Type.Optional(
+        Type.Array(Ref(FieldError), {
+          description: 'Every problem found, with validation_error (none with malformed_json)',
+        }),
+      ),
+      errors_omitted: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          description:
+            'How many more problems were found than `errors` lists (it lists at most 100 by default)',
+        }),
+      ),
+    },
+    {
+      $id: 'ValidationProblem',
+      description: 'The problem of a 400 answer: the request is not valid, or its body is not JSON',
+      examples: [problemExample('validation_error')],
+    },
+  );
+  return [Problem, ValidationProblem, FieldError];
+}
+
+/** A reference to a problem document's schema, by its `$id`. */
+export const problemRef = (status: string) => ({ $ref: status === '400' ? 'ValidationProblem' : 'Problem' });
 
 const header = (description: string) => ({ type: 'string', description });
 
@@ -130,7 +140,7 @@ export const IDEMPOTENCY_PROBLEMS = ['idempotency_in_progress', 'idempotency_key
 export function problemResponses(...codes: ErrorCode[]) {
   const byStatus = new Map<string, ErrorCode[]>();
   for (const code of [...COMMON_PROBLEMS, ...codes]) {
-    const status = ERROR_CODES[code].status;
+    const status = problemDefinition(code).status;
     const key = status >= 500 ? '5XX' : String(status);
     byStatus.set(key, [...(byStatus.get(key) ?? []), code]);
   }
@@ -141,11 +151,11 @@ export function problemResponses(...codes: ErrorCode[]) {
       description: `Problem; \`code\` is ${statusCodes.length === 1 ? listed : `one of ${listed}`}`,
       content: {
         'application/problem+json': {
-          schema: Ref(status === '400' ? ValidationProblem : Problem),
+          schema: problemRef(status),
           examples: Object.fromEntries(
             statusCodes.map((code) => [
               code,
-              { summary: ERROR_CODES[code].title, value: problemExample(code) },
+              { summary: problemDefinition(code).title, value: problemExample(code) },
             ]),
           ),
         },

@@ -1,27 +1,11 @@
 /**
- * Every event type, in one list: the feed's `types` filter, the webhook
- * endpoints' `types` and the OpenAPI document all read it. A module that adds
- * a kind of change adds its type here, and either fits the mapping below or
- * passes its type to recordAuditEvent (`eventType`).
+ * The event types of the change feed. A module whose writes are events
+ * defines, per resource type it journals (its `*.events.ts`, imported by
+ * the code that journals it): the types its changes can be, which one a
+ * change is, and an example of each for the OpenAPI document. Every other
+ * resource type journals audit entries only. src/modules.ts lists every
+ * module, so every type is known when the service starts.
  */
-export const EVENT_TYPES = [
-  'plan.created',
-  'plan.updated',
-  'plan.deleted',
-  'plan.entitlements_changed',
-  'member.created',
-  'member.updated',
-  'member.status_changed',
-  'member.deleted',
-  'member.freeze_created',
-  'member.freeze_updated',
-  'member.freeze_cancelled',
-  'policy.updated',
-  'webhook_endpoint.disabled',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** What every write reports (the audit trail's own description of it). */
 export interface ChangeReport {
   facilityId: number;
   resourceType: string;
@@ -31,60 +15,69 @@ export interface ChangeReport {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   /** The type, when the resource and action alone do not say it. */
-  eventType?: EventType;
+  eventType?: string;
 }
 
-/** The event a change is, or undefined for a change that is no event. */
-export function eventTypeOf(change: ChangeReport): EventType | undefined {
-  if (change.eventType) return change.eventType;
-  const { resourceType, action } = change;
-  if (resourceType === 'entitlements') return 'plan.entitlements_changed';
-  if (resourceType === 'policy') return 'policy.updated';
-  if (resourceType === 'plan') {
-    if (action === 'create') return 'plan.created';
-    if (action === 'delete' || action === 'hard_delete') return 'plan.deleted';
-    return 'plan.updated';
+export interface ResourceEvents {
+  resourceType: string;
+  /** Each event type of the resource, with the `data` of a realistic example. */
+  examples: Record<string, Record<string, unknown>>;
+  /** The event a change is; undefined for none. */
+  typeOf(change: ChangeReport): string | undefined;
+  /** The resource an event is about (an endpoint's deliveries of one resource keep their order); `<type>:<id>` by default. */
+  keyOf?(change: ChangeReport): string;
+  /** The event's `data`, when it is not the resource after the change (as before it, for a hard delete). */
+  dataOf?(change: ChangeReport, type: string): Record<string, unknown>;
+}
+
+const byResource = new Map<string, ResourceEvents>();
+
+export function defineResourceEvents(events: ResourceEvents): void {
+  if (byResource.has(events.resourceType)) throw new Error(`events of ${events.resourceType} defined twice`);
+  for (const type of Object.keys(events.examples)) {
+    if (eventTypes().includes(type)) throw new Error(`event type ${type} defined twice`);
   }
-  if (resourceType === 'member') {
-    if (action === 'create') return 'member.created';
-    if (action === 'delete' || action === 'hard_delete') return 'member.deleted';
-    if (change.before?.status !== change.after?.status) return 'member.status_changed';
-    return 'member.updated';
-  }
-  if (resourceType === 'freeze') {
-    if (action === 'create') return 'member.freeze_created';
-    if (change.before?.cancelled_at == null && change.after?.cancelled_at != null)
-      return 'member.freeze_cancelled';
-    return 'member.freeze_updated';
-  }
-  return undefined;
+  byResource.set(events.resourceType, events);
+}
+
+/** Every event type, by name: the same order whatever order modules load in. */
+export function eventTypes(): string[] {
+  return [...byResource.values()].flatMap((events) => Object.keys(events.examples)).sort();
+}
+
+/** The `data` of an example of each type. */
+export function eventExamples(): Record<string, Record<string, unknown>> {
+  return Object.assign({}, ...[...byResource.values()].map((events) => events.examples));
 }
 
 /**
- * The event's `data`: the resource after the change. A hard delete has no
- * "after": its event carries the resource as it last was; every `*.deleted`
- * says which delete it was (`hard_deleted`). A status change also carries
- * `previous_status`; entitlements are the plan's whole set after the change.
+ * The event a change is, or undefined for a change that is no event. A
+ * resource type whose events were never defined is a mistake (its
+ * `*.events.ts` not imported), not a change without events: it throws.
  */
-export function eventDataOf(change: ChangeReport, type: EventType): Record<string, unknown> {
-  if (type === 'plan.entitlements_changed') {
-    const entitlements = Object.entries(change.after ?? {})
-      .map(([key, value]) => ({ key, value }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    return { plan_id: Number(change.resourceId), entitlements };
-  }
-  // next_change_on is the schedule's bookkeeping, never part of a member's representation.
-  const { next_change_on: _schedule, ...resource } = change.after ?? change.before ?? {};
-  if (type === 'member.status_changed')
-    return { ...resource, previous_status: change.before?.status ?? null };
-  if (type.endsWith('.deleted')) return { ...resource, hard_deleted: change.action === 'hard_delete' };
-  return { ...resource };
+export function eventTypeOf(change: ChangeReport): string | undefined {
+  const events = byResource.get(change.resourceType);
+  if (!events) throw new Error(`no events are defined for resource type ${change.resourceType}`);
+  return change.eventType ?? events.typeOf(change);
+}
+
+/**
+ * The event's `data`: the resource after the change, unless its module says
+ * otherwise. A hard delete has no "after": its event carries the resource as
+ * it last was, and every `*.deleted` says which delete it was
+ * (`hard_deleted`).
+ */
+export function eventDataOf(change: ChangeReport, type: string): Record<string, unknown> {
+  const dataOf = byResource.get(change.resourceType)?.dataOf;
+  if (dataOf) return dataOf(change, type);
+  const resource = { ...(change.after ?? change.before ?? {}) };
+  return type.endsWith('.deleted')
+    ? { ...resource, hard_deleted: change.action === 'hard_delete' }
+    : resource;
 }
 
 /** The resource an event is about, by which deliveries of one endpoint keep their order. */
 export function resourceKeyOf(change: ChangeReport): string {
-  // A freeze's events keep their order with its member's: a freeze starting and the member's status move.
-  if (change.resourceType === 'freeze') return `member:${(change.after ?? change.before)?.member_id}`;
-  const type = change.resourceType === 'entitlements' ? 'plan' : change.resourceType;
-  return `${type}:${change.resourceId}`;
+  const keyOf = byResource.get(change.resourceType)?.keyOf;
+  return keyOf ? keyOf(change) : `${change.resourceType}:${change.resourceId}`;
 }

@@ -96,26 +96,6 @@ export interface paths {
         patch: operations["updatePlan"];
         trace?: never;
     };
-    "/admin/plan-templates": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List plan templates
-         * @description Lists the plan templates by id, one page at a time: pass `next_cursor` as `cursor` for the next page. Templates are the same for every facility and read-only; create a plan from one with `template_id`.
-         */
-        get: operations["listPlanTemplates"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/admin/facilities/{facility_id}/plans/{plan_id}/entitlements": {
         parameters: {
             query?: never;
@@ -159,6 +139,26 @@ export interface paths {
          * @description Removes one key from the plan's entitlements (404 `entitlement_not_found` when it has none). An archived plan's entitlements cannot change (409 `plan_archived`). `If-Match` takes this entitlement's ETag or the collection's (else 412 `precondition_failed`).
          */
         delete: operations["deleteEntitlement"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/plan-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List plan templates
+         * @description Lists the plan templates by id, one page at a time: pass `next_cursor` as `cursor` for the next page. Templates are the same for every facility and read-only; create a plan from one with `template_id`.
+         */
+        get: operations["listPlanTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -216,6 +216,46 @@ export interface paths {
         patch: operations["updateMember"];
         trace?: never;
     };
+    "/admin/facilities/{facility_id}/members/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import members from a CSV file, or check one (dry run)
+         * @description Reads a CSV file of members (`MembersCsv`) and creates or updates a member per row. Each row is checked exactly as a POST (a new member) or a PATCH (a match, see `match_by`) of its fields would be, with the same codes: email and `external_id` unique in the facility and within the file (`member_email_conflict`, `member_external_id_conflict`), plan capacity (`plan_full`), the status moves, `member_too_young`, …; a new member with a status other than pending or active is created active and then moved. The answer lists each failing row (`row`, `line`, `column`, `code`, `message`) and counts. `dry_run=true` answers what the real run would and writes nothing. `on_error=abort` writes all rows or none; `on_error=skip` writes the good rows. Each row written is in the audit trail with the key as actor. At most IMPORT_MAX_BYTES (10 MiB; 413 `payload_too_large`) and IMPORT_MAX_ROWS (50,000; 400 `invalid_csv`); a file that is not such a CSV, or names an unknown column, is 400 `invalid_csv`. An `Idempotency-Key` makes a retry answer the first report again.
+         */
+        post: operations["importMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/members/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export members as a CSV file
+         * @description Streams the facility's members, in id order, as a CSV file (`MembersCsv`): a BOM, a header row of the member fields, a row a member; the filters are those of the member list (removed members only when `status` names `removed`). A value a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return) is written with a leading '; an import reads it back without. The file imports back with `match_by=external_id`.
+         */
+        get: operations["exportMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/facilities/{facility_id}/members/{member_id}/freezes": {
         parameters: {
             query?: never;
@@ -255,46 +295,6 @@ export interface paths {
          * @description Cancels a freeze: a planned one never starts; one under way ends today, so the member is `active` again tomorrow (a PATCH of the member to `active` returns it at once). Cancelling a cancelled freeze again changes nothing; a freeze that has ended is 409 `invalid_status_transition`.
          */
         delete: operations["cancelFreeze"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/facilities/{facility_id}/members/import": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Import members from a CSV file, or check one (dry run)
-         * @description Reads a CSV file of members (`MembersCsv`) and creates or updates a member per row. Each row is checked exactly as a POST (a new member) or a PATCH (a match, see `match_by`) of its fields would be, with the same codes: email and `external_id` unique in the facility and within the file (`member_email_conflict`, `member_external_id_conflict`), plan capacity (`plan_full`), the status moves, `member_too_young`, …; a new member with a status other than pending or active is created active and then moved. The answer lists each failing row (`row`, `line`, `column`, `code`, `message`) and counts. `dry_run=true` answers what the real run would and writes nothing. `on_error=abort` writes all rows or none; `on_error=skip` writes the good rows. Each row written is in the audit trail with the key as actor. At most IMPORT_MAX_BYTES (10 MiB; 413 `payload_too_large`) and IMPORT_MAX_ROWS (50,000; 400 `invalid_csv`); a file that is not such a CSV, or names an unknown column, is 400 `invalid_csv`. An `Idempotency-Key` makes a retry answer the first report again.
-         */
-        post: operations["importMembers"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/facilities/{facility_id}/members/export.csv": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Export members as a CSV file
-         * @description Streams the facility's members, in id order, as a CSV file (`MembersCsv`): a BOM, a header row of the member fields, a row a member; the filters are those of the member list (removed members only when `status` names `removed`). A value a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return) is written with a leading '; an import reads it back without. The file imports back with `match_by=external_id`.
-         */
-        get: operations["exportMembers"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -675,6 +675,72 @@ export interface components {
          */
         BillingPeriod: "one_time" | "weekly" | "monthly" | "quarterly" | "yearly";
         /**
+         * @description A plan's entitlements, sorted by key (at most 100)
+         * @example {
+         *       "entitlements": [
+         *         {
+         *           "key": "guest_passes",
+         *           "value": 2
+         *         },
+         *         {
+         *           "key": "locker",
+         *           "value": "small"
+         *         },
+         *         {
+         *           "key": "sauna",
+         *           "value": true
+         *         }
+         *       ]
+         *     }
+         */
+        Entitlements: {
+            entitlements: components["schemas"]["Entitlement"][];
+        };
+        /**
+         * @description All of a plan's entitlements: those not named are removed
+         * @example {
+         *       "entitlements": {
+         *         "guest_passes": 2,
+         *         "sauna": true,
+         *         "locker": "small"
+         *       }
+         *     }
+         */
+        EntitlementsReplace: {
+            /** @description array of {key, value}, or a map of key to value */
+            entitlements: components["schemas"]["Entitlement"][] | {
+                [key: string]: components["schemas"]["EntitlementValue"];
+            };
+        };
+        /**
+         * @description One entitlement of a plan: what a member of the plan gets
+         * @example {
+         *       "key": "guest_passes",
+         *       "value": 2
+         *     }
+         */
+        Entitlement: {
+            /** @description 1 to 64 of A-Z a-z 0-9 _ . -, starting with a letter or digit; case-sensitive */
+            key: string;
+            value: components["schemas"]["EntitlementValue"];
+        };
+        /**
+         * @description The value of one entitlement
+         * @example {
+         *       "value": true
+         *     }
+         */
+        EntitlementSet: {
+            /** @description if present, must equal the key in the path */
+            key?: string;
+            value: components["schemas"]["EntitlementValue"];
+        };
+        /**
+         * @description A string (up to 500 characters), a finite number or a boolean
+         * @example 2
+         */
+        EntitlementValue: string | number | boolean;
+        /**
          * @description A read-only template to create plans from (POST …/plans with template_id)
          * @example {
          *       "id": 1,
@@ -751,72 +817,6 @@ export interface components {
             /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
             next_cursor: string | null;
         };
-        /**
-         * @description A plan's entitlements, sorted by key (at most 100)
-         * @example {
-         *       "entitlements": [
-         *         {
-         *           "key": "guest_passes",
-         *           "value": 2
-         *         },
-         *         {
-         *           "key": "locker",
-         *           "value": "small"
-         *         },
-         *         {
-         *           "key": "sauna",
-         *           "value": true
-         *         }
-         *       ]
-         *     }
-         */
-        Entitlements: {
-            entitlements: components["schemas"]["Entitlement"][];
-        };
-        /**
-         * @description All of a plan's entitlements: those not named are removed
-         * @example {
-         *       "entitlements": {
-         *         "guest_passes": 2,
-         *         "sauna": true,
-         *         "locker": "small"
-         *       }
-         *     }
-         */
-        EntitlementsReplace: {
-            /** @description array of {key, value}, or a map of key to value */
-            entitlements: components["schemas"]["Entitlement"][] | {
-                [key: string]: components["schemas"]["EntitlementValue"];
-            };
-        };
-        /**
-         * @description One entitlement of a plan: what a member of the plan gets
-         * @example {
-         *       "key": "guest_passes",
-         *       "value": 2
-         *     }
-         */
-        Entitlement: {
-            /** @description 1 to 64 of A-Z a-z 0-9 _ . -, starting with a letter or digit; case-sensitive */
-            key: string;
-            value: components["schemas"]["EntitlementValue"];
-        };
-        /**
-         * @description The value of one entitlement
-         * @example {
-         *       "value": true
-         *     }
-         */
-        EntitlementSet: {
-            /** @description if present, must equal the key in the path */
-            key?: string;
-            value: components["schemas"]["EntitlementValue"];
-        };
-        /**
-         * @description A string (up to 500 characters), a finite number or a boolean
-         * @example 2
-         */
-        EntitlementValue: string | number | boolean;
         /**
          * @description A member of a facility
          * @example {
@@ -1087,6 +1087,67 @@ export interface components {
          */
         MemberRole: "member" | "coach" | "staff" | "admin";
         /**
+         * @description UTF-8 text, with or without a BOM; comma or semicolon between fields (detected from the header); fields quoted with " may hold the separator, quotes ("") and line breaks; CRLF or LF. The first line names the columns, in any order: the member fields (`first_name`, `last_name`, `email`, `phone`, `date_of_birth`, `sport_id`, `role`, `status`, `plan_id`, `joined_on`, `notes`, `external_id`); the fields the service sets (`id`, `created_at`, …) are accepted and ignored, so that an export imports back. An empty cell is no value: the field's default on a create, cleared on an update where the field may be null. A cell an export wrote with a leading ' before = + - @, a tab or a carriage return is read without it.
+         * @example external_id;first_name;last_name;email;plan_id;status;notes
+         *     CRM-1042;Ada;Lovelace;ada@example.com;7;active;"Prefers mornings
+         *     No parking"
+         *     CRM-1043;Alan;Turing;alan@example.com;;frozen;
+         */
+        MembersCsv: string;
+        /**
+         * @description What an import did, or, on a dry run, would do, row by row
+         * @example {
+         *       "dry_run": true,
+         *       "written": false,
+         *       "counts": {
+         *         "rows": 3,
+         *         "created": 1,
+         *         "updated": 1,
+         *         "unchanged": 0,
+         *         "failed": 1
+         *       },
+         *       "errors": [
+         *         {
+         *           "row": 3,
+         *           "line": 5,
+         *           "column": "email",
+         *           "code": "member_email_conflict",
+         *           "message": "A member with email ada@example.com already exists in this facility"
+         *         }
+         *       ],
+         *       "errors_omitted": 0
+         *     }
+         */
+        MemberImportReport: {
+            dry_run: boolean;
+            /** @description Whether rows were written: false on a dry run, and when `on_error=abort` met a failing row */
+            written: boolean;
+            counts: {
+                rows: number;
+                created: number;
+                updated: number;
+                unchanged: number;
+                failed: number;
+            };
+            /** @description Each failing row's problems, in row order */
+            errors: {
+                /** @description The data row, 1 for the first after the header */
+                row: number;
+                /** @description The line of the file the row starts on */
+                line: number;
+                /** @description The column at fault, when one is */
+                column: string | null;
+                /**
+                 * @description The code a POST or PATCH of this row would have answered
+                 * @enum {string}
+                 */
+                code: "validation_error" | "member_email_conflict" | "member_external_id_conflict" | "plan_full" | "invalid_plan" | "member_too_young" | "waiver_required" | "invalid_status_transition" | "freeze_not_allowed" | "freeze_overlap" | "freeze_limit_exceeded";
+                message: string;
+            }[];
+            /** @description Problems beyond those listed in `errors` */
+            errors_omitted: number;
+        };
+        /**
          * @description A dated freeze of a member: frozen from `starts_on` to `ends_on`, both included. On `starts_on` an active member becomes `frozen` (`status_reason` `freeze_started`); on the day after `ends_on` it becomes `active` again (`freeze_ended`).
          * @example {
          *       "id": 5,
@@ -1167,67 +1228,6 @@ export interface components {
             freezes: components["schemas"]["Freeze"][];
             /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
             next_cursor: string | null;
-        };
-        /**
-         * @description UTF-8 text, with or without a BOM; comma or semicolon between fields (detected from the header); fields quoted with " may hold the separator, quotes ("") and line breaks; CRLF or LF. The first line names the columns, in any order: the member fields (`first_name`, `last_name`, `email`, `phone`, `date_of_birth`, `sport_id`, `role`, `status`, `plan_id`, `joined_on`, `notes`, `external_id`); the fields the service sets (`id`, `created_at`, …) are accepted and ignored, so that an export imports back. An empty cell is no value: the field's default on a create, cleared on an update where the field may be null. A cell an export wrote with a leading ' before = + - @, a tab or a carriage return is read without it.
-         * @example external_id;first_name;last_name;email;plan_id;status;notes
-         *     CRM-1042;Ada;Lovelace;ada@example.com;7;active;"Prefers mornings
-         *     No parking"
-         *     CRM-1043;Alan;Turing;alan@example.com;;frozen;
-         */
-        MembersCsv: string;
-        /**
-         * @description What an import did, or, on a dry run, would do, row by row
-         * @example {
-         *       "dry_run": true,
-         *       "written": false,
-         *       "counts": {
-         *         "rows": 3,
-         *         "created": 1,
-         *         "updated": 1,
-         *         "unchanged": 0,
-         *         "failed": 1
-         *       },
-         *       "errors": [
-         *         {
-         *           "row": 3,
-         *           "line": 5,
-         *           "column": "email",
-         *           "code": "member_email_conflict",
-         *           "message": "A member with email ada@example.com already exists in this facility"
-         *         }
-         *       ],
-         *       "errors_omitted": 0
-         *     }
-         */
-        MemberImportReport: {
-            dry_run: boolean;
-            /** @description Whether rows were written: false on a dry run, and when `on_error=abort` met a failing row */
-            written: boolean;
-            counts: {
-                rows: number;
-                created: number;
-                updated: number;
-                unchanged: number;
-                failed: number;
-            };
-            /** @description Each failing row's problems, in row order */
-            errors: {
-                /** @description The data row, 1 for the first after the header */
-                row: number;
-                /** @description The line of the file the row starts on */
-                line: number;
-                /** @description The column at fault, when one is */
-                column: string | null;
-                /**
-                 * @description The code a POST or PATCH of this row would have answered
-                 * @enum {string}
-                 */
-                code: "validation_error" | "malformed_json" | "invalid_csv" | "unauthenticated" | "forbidden" | "not_found" | "plan_not_found" | "member_not_found" | "entitlement_not_found" | "freeze_not_found" | "webhook_endpoint_not_found" | "delivery_not_found" | "method_not_allowed" | "plan_name_conflict" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_in_use" | "plan_full" | "invalid_status_transition" | "freeze_not_allowed" | "freeze_overlap" | "webhook_endpoint_limit" | "idempotency_in_progress" | "request_timeout" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "invalid_plan" | "invalid_template" | "member_too_young" | "freeze_limit_exceeded" | "waiver_required" | "invalid_webhook_url" | "idempotency_key_reused" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
-                message: string;
-            }[];
-            /** @description Problems beyond those listed in `errors` */
-            errors_omitted: number;
         };
         /**
          * @description Created on first read with: timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, late_cancellation_fee_amount 0, no_show_fee_amount 0, max_active_bookings 5, guest_passes_per_month 0, allow_freeze true, max_freeze_days_per_year 60, min_member_age 0 (no limit), require_waiver false
@@ -1350,8 +1350,7 @@ export interface components {
         AuditEvent: {
             id: number;
             facility_id: number;
-            /** @enum {string} */
-            resource_type: "plan" | "entitlements" | "member" | "policy" | "freeze" | "webhook_endpoint";
+            resource_type: components["schemas"]["AuditResourceType"];
             /** @description The plan or member id; the plan id for entitlements; the facility id for the policy */
             resource_id: string;
             /** @enum {string} */
@@ -1440,101 +1439,15 @@ export interface components {
             facility_ids: number[] | null;
         };
         /**
+         * @description What changed: the resource and what happened to it
+         * @example member.status_changed
+         * @enum {string}
+         */
+        EventType: "member.created" | "member.deleted" | "member.freeze_cancelled" | "member.freeze_created" | "member.freeze_updated" | "member.status_changed" | "member.updated" | "plan.created" | "plan.deleted" | "plan.entitlements_changed" | "plan.updated" | "policy.updated" | "webhook_endpoint.disabled";
+        /**
          * @description One committed change: in the feed and, signed, in a webhook delivery
          * @example {
          *       "id": 501,
-         *       "type": "plan.created",
-         *       "facility_id": 1,
-         *       "occurred_at": "2026-03-09T16:42:07.905Z",
-         *       "data": {
-         *         "id": 7,
-         *         "facility_id": 1,
-         *         "name": "Adult monthly",
-         *         "description": "Gym floor and every group class; cancel any month",
-         *         "sport_id": null,
-         *         "template_id": null,
-         *         "price_amount": 4900,
-         *         "currency": "EUR",
-         *         "billing_period": "monthly",
-         *         "duration_days": null,
-         *         "joining_fee_amount": 1500,
-         *         "max_members": 200,
-         *         "is_active": true,
-         *         "created_at": "2026-03-01T08:00:00.000Z",
-         *         "updated_at": "2026-03-01T08:00:00.000Z",
-         *         "deleted_at": null
-         *       }
-         *     }
-         * @example {
-         *       "id": 502,
-         *       "type": "plan.updated",
-         *       "facility_id": 1,
-         *       "occurred_at": "2026-03-09T16:42:07.905Z",
-         *       "data": {
-         *         "id": 7,
-         *         "facility_id": 1,
-         *         "name": "Adult monthly",
-         *         "description": "Gym floor and every group class; cancel any month",
-         *         "sport_id": null,
-         *         "template_id": null,
-         *         "price_amount": 5400,
-         *         "currency": "EUR",
-         *         "billing_period": "monthly",
-         *         "duration_days": null,
-         *         "joining_fee_amount": 1500,
-         *         "max_members": 200,
-         *         "is_active": true,
-         *         "created_at": "2026-03-01T08:00:00.000Z",
-         *         "updated_at": "2026-03-09T16:42:07.905Z",
-         *         "deleted_at": null
-         *       }
-         *     }
-         * @example {
-         *       "id": 503,
-         *       "type": "plan.deleted",
-         *       "facility_id": 1,
-         *       "occurred_at": "2026-03-09T16:42:07.905Z",
-         *       "data": {
-         *         "id": 7,
-         *         "facility_id": 1,
-         *         "name": "Adult monthly",
-         *         "description": "Gym floor and every group class; cancel any month",
-         *         "sport_id": null,
-         *         "template_id": null,
-         *         "price_amount": 4900,
-         *         "currency": "EUR",
-         *         "billing_period": "monthly",
-         *         "duration_days": null,
-         *         "joining_fee_amount": 1500,
-         *         "max_members": 200,
-         *         "is_active": false,
-         *         "created_at": "2026-03-01T08:00:00.000Z",
-         *         "updated_at": "2026-03-09T16:42:07.905Z",
-         *         "deleted_at": "2026-03-09T16:42:07.905Z",
-         *         "hard_deleted": false
-         *       }
-         *     }
-         * @example {
-         *       "id": 504,
-         *       "type": "plan.entitlements_changed",
-         *       "facility_id": 1,
-         *       "occurred_at": "2026-03-09T16:42:07.905Z",
-         *       "data": {
-         *         "plan_id": 7,
-         *         "entitlements": [
-         *           {
-         *             "key": "guest_passes",
-         *             "value": 2
-         *           },
-         *           {
-         *             "key": "locker",
-         *             "value": "small"
-         *           }
-         *         ]
-         *       }
-         *     }
-         * @example {
-         *       "id": 505,
          *       "type": "member.created",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -1549,9 +1462,13 @@ export interface components {
          *         "sport_id": null,
          *         "role": "member",
          *         "status": "active",
+         *         "status_reason": null,
          *         "plan_id": 7,
          *         "joined_on": "2026-03-02",
+         *         "ends_on": "2027-03-01",
          *         "notes": null,
+         *         "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+         *         "external_id": "CRM-1042",
          *         "status_changed_at": "2026-03-02T09:20:11.502Z",
          *         "created_at": "2026-03-02T09:20:11.502Z",
          *         "updated_at": "2026-03-02T09:20:11.502Z",
@@ -1559,58 +1476,7 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 506,
-         *       "type": "member.updated",
-         *       "facility_id": 1,
-         *       "occurred_at": "2026-03-09T16:42:07.905Z",
-         *       "data": {
-         *         "id": 42,
-         *         "facility_id": 1,
-         *         "first_name": "Ada",
-         *         "last_name": "Lovelace",
-         *         "email": "ada@example.com",
-         *         "phone": "+44 20 7946 0000",
-         *         "date_of_birth": "1990-12-10",
-         *         "sport_id": null,
-         *         "role": "member",
-         *         "status": "active",
-         *         "plan_id": 7,
-         *         "joined_on": "2026-03-02",
-         *         "notes": null,
-         *         "status_changed_at": "2026-03-02T09:20:11.502Z",
-         *         "created_at": "2026-03-02T09:20:11.502Z",
-         *         "updated_at": "2026-03-09T16:42:07.905Z",
-         *         "deleted_at": null
-         *       }
-         *     }
-         * @example {
-         *       "id": 507,
-         *       "type": "member.status_changed",
-         *       "facility_id": 1,
-         *       "occurred_at": "2026-03-09T16:42:07.905Z",
-         *       "data": {
-         *         "id": 42,
-         *         "facility_id": 1,
-         *         "first_name": "Ada",
-         *         "last_name": "Lovelace",
-         *         "email": "ada@example.com",
-         *         "phone": "+44 20 7946 0958",
-         *         "date_of_birth": "1990-12-10",
-         *         "sport_id": null,
-         *         "role": "member",
-         *         "status": "frozen",
-         *         "plan_id": 7,
-         *         "joined_on": "2026-03-02",
-         *         "notes": null,
-         *         "status_changed_at": "2026-03-09T16:42:07.905Z",
-         *         "created_at": "2026-03-02T09:20:11.502Z",
-         *         "updated_at": "2026-03-09T16:42:07.905Z",
-         *         "deleted_at": null,
-         *         "previous_status": "active"
-         *       }
-         *     }
-         * @example {
-         *       "id": 508,
+         *       "id": 502,
          *       "type": "member.deleted",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -1625,9 +1491,13 @@ export interface components {
          *         "sport_id": null,
          *         "role": "member",
          *         "status": "removed",
+         *         "status_reason": null,
          *         "plan_id": 7,
          *         "joined_on": "2026-03-02",
+         *         "ends_on": "2027-03-01",
          *         "notes": null,
+         *         "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+         *         "external_id": "CRM-1042",
          *         "status_changed_at": "2026-03-09T16:42:07.905Z",
          *         "created_at": "2026-03-02T09:20:11.502Z",
          *         "updated_at": "2026-03-09T16:42:07.905Z",
@@ -1636,41 +1506,7 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 510,
-         *       "type": "member.freeze_created",
-         *       "facility_id": 1,
-         *       "occurred_at": "2026-03-09T16:42:07.905Z",
-         *       "data": {
-         *         "id": 5,
-         *         "facility_id": 1,
-         *         "member_id": 42,
-         *         "starts_on": "2026-03-01",
-         *         "ends_on": "2026-03-21",
-         *         "reason": "Knee surgery",
-         *         "state": "scheduled",
-         *         "created_at": "2026-02-20T16:02:45.118Z",
-         *         "cancelled_at": null
-         *       }
-         *     }
-         * @example {
-         *       "id": 511,
-         *       "type": "member.freeze_updated",
-         *       "facility_id": 1,
-         *       "occurred_at": "2026-03-09T16:42:07.905Z",
-         *       "data": {
-         *         "id": 5,
-         *         "facility_id": 1,
-         *         "member_id": 42,
-         *         "starts_on": "2026-03-01",
-         *         "ends_on": "2026-03-21",
-         *         "reason": "Knee surgery",
-         *         "state": "under_way",
-         *         "created_at": "2026-02-20T16:02:45.118Z",
-         *         "cancelled_at": null
-         *       }
-         *     }
-         * @example {
-         *       "id": 512,
+         *       "id": 503,
          *       "type": "member.freeze_cancelled",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -1687,7 +1523,196 @@ export interface components {
          *       }
          *     }
          * @example {
+         *       "id": 504,
+         *       "type": "member.freeze_created",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 5,
+         *         "facility_id": 1,
+         *         "member_id": 42,
+         *         "starts_on": "2026-03-01",
+         *         "ends_on": "2026-03-21",
+         *         "reason": "Knee surgery",
+         *         "state": "scheduled",
+         *         "created_at": "2026-02-20T16:02:45.118Z",
+         *         "cancelled_at": null
+         *       }
+         *     }
+         * @example {
+         *       "id": 505,
+         *       "type": "member.freeze_updated",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 5,
+         *         "facility_id": 1,
+         *         "member_id": 42,
+         *         "starts_on": "2026-03-01",
+         *         "ends_on": "2026-03-21",
+         *         "reason": "Knee surgery",
+         *         "state": "under_way",
+         *         "created_at": "2026-02-20T16:02:45.118Z",
+         *         "cancelled_at": null
+         *       }
+         *     }
+         * @example {
+         *       "id": 506,
+         *       "type": "member.status_changed",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 42,
+         *         "facility_id": 1,
+         *         "first_name": "Ada",
+         *         "last_name": "Lovelace",
+         *         "email": "ada@example.com",
+         *         "phone": "+44 20 7946 0958",
+         *         "date_of_birth": "1990-12-10",
+         *         "sport_id": null,
+         *         "role": "member",
+         *         "status": "frozen",
+         *         "status_reason": null,
+         *         "plan_id": 7,
+         *         "joined_on": "2026-03-02",
+         *         "ends_on": "2027-03-01",
+         *         "notes": null,
+         *         "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+         *         "external_id": "CRM-1042",
+         *         "status_changed_at": "2026-03-09T16:42:07.905Z",
+         *         "created_at": "2026-03-02T09:20:11.502Z",
+         *         "updated_at": "2026-03-09T16:42:07.905Z",
+         *         "deleted_at": null,
+         *         "previous_status": "active"
+         *       }
+         *     }
+         * @example {
+         *       "id": 507,
+         *       "type": "member.updated",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 42,
+         *         "facility_id": 1,
+         *         "first_name": "Ada",
+         *         "last_name": "Lovelace",
+         *         "email": "ada@example.com",
+         *         "phone": "+44 20 7946 0000",
+         *         "date_of_birth": "1990-12-10",
+         *         "sport_id": null,
+         *         "role": "member",
+         *         "status": "active",
+         *         "status_reason": null,
+         *         "plan_id": 7,
+         *         "joined_on": "2026-03-02",
+         *         "ends_on": "2027-03-01",
+         *         "notes": null,
+         *         "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+         *         "external_id": "CRM-1042",
+         *         "status_changed_at": "2026-03-02T09:20:11.502Z",
+         *         "created_at": "2026-03-02T09:20:11.502Z",
+         *         "updated_at": "2026-03-09T16:42:07.905Z",
+         *         "deleted_at": null
+         *       }
+         *     }
+         * @example {
+         *       "id": 508,
+         *       "type": "plan.created",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 7,
+         *         "facility_id": 1,
+         *         "name": "Adult monthly",
+         *         "description": "Gym floor and every group class; cancel any month",
+         *         "sport_id": null,
+         *         "price_amount": 4900,
+         *         "currency": "EUR",
+         *         "billing_period": "monthly",
+         *         "duration_days": null,
+         *         "joining_fee_amount": 1500,
+         *         "max_members": 200,
+         *         "is_active": true,
+         *         "template_id": null,
+         *         "created_at": "2026-03-02T09:15:04.118Z",
+         *         "updated_at": "2026-03-02T09:15:04.118Z",
+         *         "deleted_at": null
+         *       }
+         *     }
+         * @example {
          *       "id": 509,
+         *       "type": "plan.deleted",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 7,
+         *         "facility_id": 1,
+         *         "name": "Adult monthly",
+         *         "description": "Gym floor and every group class; cancel any month",
+         *         "sport_id": null,
+         *         "price_amount": 4900,
+         *         "currency": "EUR",
+         *         "billing_period": "monthly",
+         *         "duration_days": null,
+         *         "joining_fee_amount": 1500,
+         *         "max_members": 200,
+         *         "is_active": false,
+         *         "template_id": null,
+         *         "created_at": "2026-03-02T09:15:04.118Z",
+         *         "updated_at": "2026-03-09T16:42:07.905Z",
+         *         "deleted_at": "2026-03-09T16:42:07.905Z",
+         *         "hard_deleted": false
+         *       }
+         *     }
+         * @example {
+         *       "id": 510,
+         *       "type": "plan.entitlements_changed",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "plan_id": 7,
+         *         "entitlements": [
+         *           {
+         *             "key": "guest_passes",
+         *             "value": 2
+         *           },
+         *           {
+         *             "key": "locker",
+         *             "value": "small"
+         *           },
+         *           {
+         *             "key": "sauna",
+         *             "value": true
+         *           }
+         *         ]
+         *       }
+         *     }
+         * @example {
+         *       "id": 511,
+         *       "type": "plan.updated",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "data": {
+         *         "id": 7,
+         *         "facility_id": 1,
+         *         "name": "Adult monthly",
+         *         "description": "Gym floor and every group class; cancel any month",
+         *         "sport_id": null,
+         *         "price_amount": 5400,
+         *         "currency": "EUR",
+         *         "billing_period": "monthly",
+         *         "duration_days": null,
+         *         "joining_fee_amount": 1500,
+         *         "max_members": 200,
+         *         "is_active": true,
+         *         "template_id": null,
+         *         "created_at": "2026-03-02T09:15:04.118Z",
+         *         "updated_at": "2026-03-09T16:42:07.905Z",
+         *         "deleted_at": null
+         *       }
+         *     }
+         * @example {
+         *       "id": 512,
          *       "type": "policy.updated",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -1736,7 +1761,7 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             occurred_at: string;
-            /** @description The resource after the change (plan, member or policy, as its GET answers it). `*.deleted` adds `hard_deleted` (a hard delete carries the resource as it last was); `member.status_changed` adds `previous_status`; `plan.entitlements_changed` is `{plan_id, entitlements}` with the whole set after the change. */
+            /** @description The resource after the change, as its GET answers it (a member without `allowed_transitions`). `*.deleted` adds `hard_deleted` (a hard delete carries the resource as it last was); `member.status_changed` adds `previous_status`; `plan.entitlements_changed` is `{plan_id, entitlements}` with the whole set after the change. */
             data: {
                 [key: string]: unknown;
             };
@@ -1761,9 +1786,13 @@ export interface components {
          *             "sport_id": null,
          *             "role": "member",
          *             "status": "frozen",
+         *             "status_reason": null,
          *             "plan_id": 7,
          *             "joined_on": "2026-03-02",
+         *             "ends_on": "2027-03-01",
          *             "notes": null,
+         *             "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+         *             "external_id": "CRM-1042",
          *             "status_changed_at": "2026-03-09T16:42:07.905Z",
          *             "created_at": "2026-03-02T09:20:11.502Z",
          *             "updated_at": "2026-03-09T16:42:07.905Z",
@@ -1772,7 +1801,7 @@ export interface components {
          *           }
          *         }
          *       ],
-         *       "next_cursor": "ZXY6NzkzOjUwNw"
+         *       "next_cursor": "ZXY6MDo1MDc"
          *     }
          */
         EventPage: {
@@ -1780,12 +1809,6 @@ export interface components {
             /** @description Pass as `after` to read on. Always present: with no events it is the cursor the read started from (or the start of the feed). */
             next_cursor: string;
         };
-        /**
-         * @description What changed: the resource and what happened to it
-         * @example member.status_changed
-         * @enum {string}
-         */
-        EventType: "plan.created" | "plan.updated" | "plan.deleted" | "plan.entitlements_changed" | "member.created" | "member.updated" | "member.status_changed" | "member.deleted" | "member.freeze_created" | "member.freeze_updated" | "member.freeze_cancelled" | "policy.updated" | "webhook_endpoint.disabled";
         /**
          * @description Where a facility's events are delivered, signed (Standard Webhooks)
          * @example {
@@ -2017,13 +2040,19 @@ export interface components {
             next_cursor: string | null;
         };
         /**
+         * @description The kind of resource written
+         * @example member
+         * @enum {string}
+         */
+        AuditResourceType: "plan" | "entitlements" | "member" | "freeze" | "policy" | "webhook_endpoint";
+        /**
          * @description RFC 9457 problem details, for every error but 400 (see ValidationProblem)
          * @example {
-         *       "type": "urn:facility-admin:problem:plan_not_found",
-         *       "title": "Plan not found",
+         *       "type": "urn:facility-admin:problem:not_found",
+         *       "title": "Not found",
          *       "status": 404,
-         *       "detail": "Facility 1 has no plan with id 7",
-         *       "code": "plan_not_found",
+         *       "detail": "No resource at /admin/facilities/1/plan",
+         *       "code": "not_found",
          *       "instance": "/admin/facilities/1/plans",
          *       "request_id": "4e8486049265b344-2v"
          *     }
@@ -2045,7 +2074,7 @@ export interface components {
              * @description What went wrong; branch on it
              * @enum {string}
              */
-            code: "unauthenticated" | "forbidden" | "not_found" | "plan_not_found" | "member_not_found" | "entitlement_not_found" | "freeze_not_found" | "webhook_endpoint_not_found" | "delivery_not_found" | "method_not_allowed" | "plan_name_conflict" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_in_use" | "plan_full" | "invalid_status_transition" | "freeze_not_allowed" | "freeze_overlap" | "webhook_endpoint_limit" | "idempotency_in_progress" | "request_timeout" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "invalid_plan" | "invalid_template" | "member_too_young" | "freeze_limit_exceeded" | "waiver_required" | "invalid_webhook_url" | "idempotency_key_reused" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+            code: "unauthenticated" | "forbidden" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "webhook_endpoint_limit" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         };
         /**
          * @description The problem of a 400 answer: the request is not valid, or its body is not JSON
@@ -2088,7 +2117,7 @@ export interface components {
              * @description What went wrong; branch on it
              * @enum {string}
              */
-            code: "validation_error" | "malformed_json" | "invalid_csv";
+            code: "invalid_csv" | "malformed_json" | "validation_error";
             /** @description Every problem found, with validation_error (none with malformed_json) */
             errors?: components["schemas"]["FieldError"][];
             /** @description How many more problems were found than `errors` lists (it lists at most 100 by default) */
@@ -2114,32 +2143,32 @@ export type PlanCreate = components['schemas']['PlanCreate'];
 export type PlanUpdate = components['schemas']['PlanUpdate'];
 export type PlanPage = components['schemas']['PlanPage'];
 export type BillingPeriod = components['schemas']['BillingPeriod'];
-export type PlanTemplate = components['schemas']['PlanTemplate'];
-export type PlanTemplatePage = components['schemas']['PlanTemplatePage'];
 export type Entitlements = components['schemas']['Entitlements'];
 export type EntitlementsReplace = components['schemas']['EntitlementsReplace'];
 export type Entitlement = components['schemas']['Entitlement'];
 export type EntitlementSet = components['schemas']['EntitlementSet'];
 export type EntitlementValue = components['schemas']['EntitlementValue'];
+export type PlanTemplate = components['schemas']['PlanTemplate'];
+export type PlanTemplatePage = components['schemas']['PlanTemplatePage'];
 export type Member = components['schemas']['Member'];
 export type MemberCreate = components['schemas']['MemberCreate'];
 export type MemberUpdate = components['schemas']['MemberUpdate'];
 export type MemberPage = components['schemas']['MemberPage'];
 export type MemberStatus = components['schemas']['MemberStatus'];
 export type MemberRole = components['schemas']['MemberRole'];
+export type MembersCsv = components['schemas']['MembersCsv'];
+export type MemberImportReport = components['schemas']['MemberImportReport'];
 export type Freeze = components['schemas']['Freeze'];
 export type FreezeCreate = components['schemas']['FreezeCreate'];
 export type FreezePage = components['schemas']['FreezePage'];
-export type MembersCsv = components['schemas']['MembersCsv'];
-export type MemberImportReport = components['schemas']['MemberImportReport'];
 export type Policy = components['schemas']['Policy'];
 export type PolicyUpdate = components['schemas']['PolicyUpdate'];
 export type AuditEvent = components['schemas']['AuditEvent'];
 export type AuditEventPage = components['schemas']['AuditEventPage'];
 export type Session = components['schemas']['Session'];
+export type EventType = components['schemas']['EventType'];
 export type Event = components['schemas']['Event'];
 export type EventPage = components['schemas']['EventPage'];
-export type EventType = components['schemas']['EventType'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
 export type WebhookEndpointCreate = components['schemas']['WebhookEndpointCreate'];
@@ -2147,6 +2176,7 @@ export type WebhookEndpointPatch = components['schemas']['WebhookEndpointPatch']
 export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryPage = components['schemas']['WebhookDeliveryPage'];
+export type AuditResourceType = components['schemas']['AuditResourceType'];
 export type Problem = components['schemas']['Problem'];
 export type ValidationProblem = components['schemas']['ValidationProblem'];
 export type FieldError = components['schemas']['FieldError'];
@@ -2266,11 +2296,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:facility-admin:problem:plan_not_found",
-                     *       "title": "Plan not found",
+                     *       "type": "urn:facility-admin:problem:not_found",
+                     *       "title": "Not found",
                      *       "status": 404,
-                     *       "detail": "Facility 1 has no plan with id 7",
-                     *       "code": "plan_not_found",
+                     *       "detail": "No resource at /admin/facilities/1/plan",
+                     *       "code": "not_found",
                      *       "instance": "/admin/facilities/1/plans",
                      *       "request_id": "4e8486049265b344-2v"
                      *     }
@@ -3027,132 +3057,6 @@ export interface operations {
             };
         };
     };
-    listPlanTemplates: {
-        parameters: {
-            query?: {
-                sport_id?: number;
-                /** @description Most items in the page. A page holds fewer when its items reach the byte budget for one page (PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items. */
-                limit?: number;
-                /** @description next_cursor of the previous page */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of plan templates */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "templates": [
-                     *         {
-                     *           "id": 1,
-                     *           "name": "Tennis adult monthly",
-                     *           "description": "Unlimited court booking for one adult, billed monthly.",
-                     *           "sport_id": 1,
-                     *           "billing_period": "monthly",
-                     *           "price_amount": 5900,
-                     *           "currency": "USD",
-                     *           "duration_days": null,
-                     *           "entitlements": [
-                     *             {
-                     *               "key": "court_booking_window_days",
-                     *               "value": 7
-                     *             },
-                     *             {
-                     *               "key": "guest_passes_per_month",
-                     *               "value": 2
-                     *             },
-                     *             {
-                     *               "key": "ball_machine_access",
-                     *               "value": true
-                     *             }
-                     *           ]
-                     *         }
-                     *       ],
-                     *       "next_cursor": "aWQ6MQ"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["PlanTemplatePage"];
-                };
-            };
-            /** @description Problem; `code` is `validation_error` */
-            400: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ValidationProblem"];
-                };
-            };
-            /** @description Problem; `code` is `unauthenticated` */
-            401: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    /** @description Bearer realm="facility-admin" */
-                    "www-authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is `forbidden` */
-            403: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is `rate_limited` */
-            429: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request is allowed again */
-                    "retry-after"?: string;
-                    /** @description Requests allowed per window */
-                    "ratelimit-limit"?: string;
-                    /** @description Requests left in this window */
-                    "ratelimit-remaining"?: string;
-                    /** @description Seconds until the window resets */
-                    "ratelimit-reset"?: string;
-                    /** @description The limit and its window, e.g. 3000;w=60 */
-                    "ratelimit-policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
-            "5XX": {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    /** @description With 503 service_unavailable: seconds to wait before retrying */
-                    "retry-after"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     getEntitlements: {
         parameters: {
             query?: never;
@@ -3736,6 +3640,132 @@ export interface operations {
             };
             /** @description Problem; `code` is `precondition_failed` */
             412: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPlanTemplates: {
+        parameters: {
+            query?: {
+                sport_id?: number;
+                /** @description Most items in the page. A page holds fewer when its items reach the byte budget for one page (PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items. */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of plan templates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "templates": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Tennis adult monthly",
+                     *           "description": "Unlimited court booking for one adult, billed monthly.",
+                     *           "sport_id": 1,
+                     *           "billing_period": "monthly",
+                     *           "price_amount": 5900,
+                     *           "currency": "USD",
+                     *           "duration_days": null,
+                     *           "entitlements": [
+                     *             {
+                     *               "key": "court_booking_window_days",
+                     *               "value": 7
+                     *             },
+                     *             {
+                     *               "key": "guest_passes_per_month",
+                     *               "value": 2
+                     *             },
+                     *             {
+                     *               "key": "ball_machine_access",
+                     *               "value": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "next_cursor": "aWQ6MQ"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlanTemplatePage"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
                     "x-request-id"?: string;
@@ -4575,6 +4605,292 @@ export interface operations {
             };
         };
     };
+    importMembers: {
+        parameters: {
+            query?: {
+                /** @description true: every row is checked and tried as the real run would, and nothing is written */
+                dry_run?: boolean;
+                /** @description A row whose `external_id` (or email, ignoring case) is that of a member not removed updates that member (as a PATCH of the row's fields); the other rows create members (as a POST). `none`: every row creates. */
+                match_by?: "external_id" | "email" | "none";
+                /** @description `abort`: one transaction, and any failing row means nothing is written. `skip`: the good rows are written (a chunk of rows a transaction) and the failing ones reported. */
+                on_error?: "abort" | "skip";
+            };
+            header?: {
+                /** @description Makes a retried create safe: the same key and body within 24 hours replays the first answer */
+                "idempotency-key"?: string;
+            };
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example external_id;first_name;last_name;email;plan_id;status;notes
+                 *     CRM-1042;Ada;Lovelace;ada@example.com;7;active;"Prefers mornings
+                 *     No parking"
+                 *     CRM-1043;Alan;Turing;alan@example.com;;frozen;
+                 */
+                "text/csv": components["schemas"]["MembersCsv"];
+            };
+        };
+        responses: {
+            /** @description What the import did or, on a dry run, would do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dry_run": true,
+                     *       "written": false,
+                     *       "counts": {
+                     *         "rows": 3,
+                     *         "created": 1,
+                     *         "updated": 1,
+                     *         "unchanged": 0,
+                     *         "failed": 1
+                     *       },
+                     *       "errors": [
+                     *         {
+                     *           "row": 3,
+                     *           "line": 5,
+                     *           "column": "email",
+                     *           "code": "member_email_conflict",
+                     *           "message": "A member with email ada@example.com already exists in this facility"
+                     *         }
+                     *       ],
+                     *       "errors_omitted": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberImportReport"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `invalid_csv` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With idempotency_in_progress: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportMembers: {
+        parameters: {
+            query?: {
+                sport_id?: number;
+                /** @description One status or a comma-separated list; removed members are listed only when named */
+                status?: string;
+                /** @description One role or a comma-separated list */
+                role?: string;
+                plan_id?: number;
+                /** @description Case-insensitive substring of first name, last name or email */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members as CSV (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example external_id;first_name;last_name;email;plan_id;status;notes
+                     *     CRM-1042;Ada;Lovelace;ada@example.com;7;active;"Prefers mornings
+                     *     No parking"
+                     *     CRM-1043;Alan;Turing;alan@example.com;;frozen;
+                     */
+                    "text/csv": components["schemas"]["MembersCsv"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listFreezes: {
         parameters: {
             query?: {
@@ -4986,292 +5302,6 @@ export interface operations {
             };
         };
     };
-    importMembers: {
-        parameters: {
-            query?: {
-                /** @description true: every row is checked and tried as the real run would, and nothing is written */
-                dry_run?: boolean;
-                /** @description A row whose `external_id` (or email, ignoring case) is that of a member not removed updates that member (as a PATCH of the row's fields); the other rows create members (as a POST). `none`: every row creates. */
-                match_by?: "external_id" | "email" | "none";
-                /** @description `abort`: one transaction, and any failing row means nothing is written. `skip`: the good rows are written (a chunk of rows a transaction) and the failing ones reported. */
-                on_error?: "abort" | "skip";
-            };
-            header?: {
-                /** @description Makes a retried create safe: the same key and body within 24 hours replays the first answer */
-                "idempotency-key"?: string;
-            };
-            path: {
-                facility_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example external_id;first_name;last_name;email;plan_id;status;notes
-                 *     CRM-1042;Ada;Lovelace;ada@example.com;7;active;"Prefers mornings
-                 *     No parking"
-                 *     CRM-1043;Alan;Turing;alan@example.com;;frozen;
-                 */
-                "text/csv": components["schemas"]["MembersCsv"];
-            };
-        };
-        responses: {
-            /** @description What the import did or, on a dry run, would do */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "dry_run": true,
-                     *       "written": false,
-                     *       "counts": {
-                     *         "rows": 3,
-                     *         "created": 1,
-                     *         "updated": 1,
-                     *         "unchanged": 0,
-                     *         "failed": 1
-                     *       },
-                     *       "errors": [
-                     *         {
-                     *           "row": 3,
-                     *           "line": 5,
-                     *           "column": "email",
-                     *           "code": "member_email_conflict",
-                     *           "message": "A member with email ada@example.com already exists in this facility"
-                     *         }
-                     *       ],
-                     *       "errors_omitted": 0
-                     *     }
-                     */
-                    "application/json": components["schemas"]["MemberImportReport"];
-                };
-            };
-            /** @description Problem; `code` is one of `validation_error`, `invalid_csv` */
-            400: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ValidationProblem"];
-                };
-            };
-            /** @description Problem; `code` is `unauthenticated` */
-            401: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    /** @description Bearer realm="facility-admin" */
-                    "www-authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is `forbidden` */
-            403: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is `idempotency_in_progress` */
-            409: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    /** @description With idempotency_in_progress: seconds to wait before retrying */
-                    "retry-after"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is `payload_too_large` */
-            413: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is `unsupported_media_type` */
-            415: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is `idempotency_key_reused` */
-            422: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is `rate_limited` */
-            429: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request is allowed again */
-                    "retry-after"?: string;
-                    /** @description Requests allowed per window */
-                    "ratelimit-limit"?: string;
-                    /** @description Requests left in this window */
-                    "ratelimit-remaining"?: string;
-                    /** @description Seconds until the window resets */
-                    "ratelimit-reset"?: string;
-                    /** @description The limit and its window, e.g. 3000;w=60 */
-                    "ratelimit-policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
-            "5XX": {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    /** @description With 503 service_unavailable: seconds to wait before retrying */
-                    "retry-after"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    exportMembers: {
-        parameters: {
-            query?: {
-                sport_id?: number;
-                /** @description One status or a comma-separated list; removed members are listed only when named */
-                status?: string;
-                /** @description One role or a comma-separated list */
-                role?: string;
-                plan_id?: number;
-                /** @description Case-insensitive substring of first name, last name or email */
-                q?: string;
-            };
-            header?: never;
-            path: {
-                facility_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The members as CSV (Content-Disposition: attachment) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example external_id;first_name;last_name;email;plan_id;status;notes
-                     *     CRM-1042;Ada;Lovelace;ada@example.com;7;active;"Prefers mornings
-                     *     No parking"
-                     *     CRM-1043;Alan;Turing;alan@example.com;;frozen;
-                     */
-                    "text/csv": components["schemas"]["MembersCsv"];
-                };
-            };
-            /** @description Problem; `code` is `validation_error` */
-            400: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ValidationProblem"];
-                };
-            };
-            /** @description Problem; `code` is `unauthenticated` */
-            401: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    /** @description Bearer realm="facility-admin" */
-                    "www-authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is `forbidden` */
-            403: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is `rate_limited` */
-            429: {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    /** @description Seconds until a request is allowed again */
-                    "retry-after"?: string;
-                    /** @description Requests allowed per window */
-                    "ratelimit-limit"?: string;
-                    /** @description Requests left in this window */
-                    "ratelimit-remaining"?: string;
-                    /** @description Seconds until the window resets */
-                    "ratelimit-reset"?: string;
-                    /** @description The limit and its window, e.g. 3000;w=60 */
-                    "ratelimit-policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
-            "5XX": {
-                headers: {
-                    /** @description The client's X-Request-Id when valid, else a generated id */
-                    "x-request-id"?: string;
-                    /** @description With 503 service_unavailable: seconds to wait before retrying */
-                    "retry-after"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     getPolicy: {
         parameters: {
             query?: never;
@@ -5549,7 +5579,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                resource_type?: "plan" | "entitlements" | "member" | "policy" | "freeze" | "webhook_endpoint";
+                resource_type?: components["schemas"]["AuditResourceType"];
                 resource_id?: string;
                 action?: "create" | "update" | "delete" | "restore" | "hard_delete";
                 /** @description Only events at or after this time */
@@ -5784,7 +5814,7 @@ export interface operations {
             query?: {
                 /** @description `next_cursor` of the previous read; without it the feed starts at its oldest event */
                 after?: string;
-                /** @description Only these event types, comma-separated: plan.created, plan.updated, plan.deleted, plan.entitlements_changed, member.created, member.updated, member.status_changed, member.deleted, member.freeze_created, member.freeze_updated, member.freeze_cancelled, policy.updated, webhook_endpoint.disabled */
+                /** @description Only these event types (`EventType`), comma-separated */
                 types?: string;
                 /** @description Most events in the page */
                 limit?: number;
@@ -5824,9 +5854,13 @@ export interface operations {
                      *             "sport_id": null,
                      *             "role": "member",
                      *             "status": "frozen",
+                     *             "status_reason": null,
                      *             "plan_id": 7,
                      *             "joined_on": "2026-03-02",
+                     *             "ends_on": "2027-03-01",
                      *             "notes": null,
+                     *             "waiver_signed_at": "2026-03-02T09:18:40.000Z",
+                     *             "external_id": "CRM-1042",
                      *             "status_changed_at": "2026-03-09T16:42:07.905Z",
                      *             "created_at": "2026-03-02T09:20:11.502Z",
                      *             "updated_at": "2026-03-09T16:42:07.905Z",
@@ -5835,7 +5869,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "next_cursor": "ZXY6NzkzOjUwNw"
+                     *       "next_cursor": "ZXY6MDo1MDc"
                      *     }
                      */
                     "application/json": components["schemas"]["EventPage"];

@@ -3,8 +3,7 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { AppError } from '../../core/errors.js';
 import { isMigrated } from '../../db/migrate.js';
-import { Problem, problemResponsesBeforeRouting } from '../../http/responses.js';
-import { Ref } from '../../http/schemas.js';
+import { problemRef, problemResponsesBeforeRouting } from '../../http/responses.js';
 
 const Health = Type.Object(
   { status: Type.Literal('ok') },
@@ -70,7 +69,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app
           ...problemResponsesBeforeRouting(),
           503: {
             description: 'service_unavailable: the database is unreachable or migrations are pending',
-            content: { 'application/problem+json': { schema: Ref(Problem) } },
+            content: { 'application/problem+json': { schema: problemRef('503') } },
           },
         },
       },

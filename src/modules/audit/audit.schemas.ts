@@ -2,17 +2,24 @@ import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
 import { Id, ListResponse, Nullable, PagingQuery, StringEnum, Timestamp } from '../../http/schemas.js';
 
-export const RESOURCE_TYPES = [
-  'plan',
-  'entitlements',
-  'member',
-  'policy',
-  'freeze',
-  'webhook_endpoint',
-] as const;
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'restore', 'hard_delete'] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * The resource types of the audit trail: every module's (`resourceTypes` of
+ * its ServiceModule), known once they are all loaded (src/modules.ts makes
+ * this schema); other schemas refer to it by `$id`. Written as the string
+ * it is, whatever the list.
+ */
+export function auditResourceTypeSchema(resourceTypes: readonly string[]) {
+  return StringEnum(resourceTypes, {
+    $id: 'AuditResourceType',
+    description: 'The kind of resource written',
+    examples: ['member'],
+  });
+}
+const ResourceTypeRef = Type.Unsafe<string>({ $ref: 'AuditResourceType' });
+const ResourceTypeForm = Type.String({ $id: 'AuditResourceType' });
 
 const Change = Type.Object(
   { before: Type.Unknown(), after: Type.Unknown() },
@@ -40,7 +47,7 @@ export const AuditEvent = Type.Object(
   {
     id: Id,
     facility_id: Id,
-    resource_type: StringEnum(RESOURCE_TYPES),
+    resource_type: ResourceTypeRef,
     resource_id: Type.String({
       description: 'The plan or member id; the plan id for entitlements; the facility id for the policy',
     }),
@@ -65,11 +72,11 @@ export const AuditEvent = Type.Object(
   },
 );
 export type AuditEvent = Static<typeof AuditEvent>;
-export const auditEventRepresentation = representationOf(AuditEvent);
+export const auditEventRepresentation = representationOf(AuditEvent, [ResourceTypeForm]);
 
 export const AuditEventListQuery = Type.Object(
   {
-    resource_type: Type.Optional(StringEnum(RESOURCE_TYPES)),
+    resource_type: Type.Optional(ResourceTypeRef),
     resource_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     action: Type.Optional(StringEnum(AUDIT_ACTIONS)),
     since: Type.Optional(

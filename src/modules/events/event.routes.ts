@@ -4,10 +4,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { AppError, invalidField } from '../../core/errors.js';
 import { problemResponses } from '../../http/responses.js';
-import { FacilityParams, Ref } from '../../http/schemas.js';
+import { FacilityParams } from '../../http/schemas.js';
 import { eventJson } from '../../journal/event-json.js';
-import { EVENT_TYPES } from '../../journal/event-types.js';
-import { EventFeedQuery, EventPage, MAX_WAIT_SECONDS } from './event.schemas.js';
+import { eventTypes } from '../../journal/event-types.js';
+import { EventFeedQuery, MAX_WAIT_SECONDS } from './event.schemas.js';
 import { decodeFeedCursor, encodeFeedCursor, readFeedPage } from './event.service.js';
 import { watchFeed } from './feed-watcher.js';
 
@@ -34,7 +34,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: FacilityParams,
         querystring: EventFeedQuery,
         response: {
-          200: { ...Ref(EventPage), description: 'The events after the cursor, possibly none' },
+          200: { $ref: 'EventPage', description: 'The events after the cursor, possibly none' },
           ...problemResponses(),
         },
       },
@@ -77,12 +77,13 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
 function parseTypes(text: string): string[] {
   const types = text.split(',').map((type) => type.trim());
-  const unknown = types.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+  const known = eventTypes();
+  const unknown = types.filter((type) => !known.includes(type));
   if (unknown.length > 0) {
     throw invalidField(
       'query',
       'types',
-      `unknown event type ${unknown.map((t) => `"${t}"`).join(', ')}; known: ${EVENT_TYPES.join(', ')}`,
+      `unknown event type ${unknown.map((t) => `"${t}"`).join(', ')}; known: ${known.join(', ')}`,
     );
   }
   return types;

@@ -1,52 +1,65 @@
 import { Type } from 'typebox';
-import { Id, Ref, StringEnum, Timestamp } from '../../http/schemas.js';
-import { EVENT_TYPES } from '../../journal/event-types.js';
-import { eventExamples } from './event.examples.js';
+import { Id, StringEnum, Timestamp } from '../../http/schemas.js';
+import { eventExamples, eventTypes } from '../../journal/event-types.js';
 
-export const EventTypeName = StringEnum(EVENT_TYPES, {
-  $id: 'EventType',
-  description: 'What changed: the resource and what happened to it',
-  examples: ['member.status_changed'],
-});
-
-export const Event = Type.Object(
-  {
-    id: Id,
-    type: Ref(EventTypeName),
-    facility_id: Id,
-    occurred_at: Timestamp,
-    data: Type.Record(Type.String(), Type.Unknown(), {
-      description:
-        'The resource after the change (plan, member or policy, as its GET answers it). ' +
-        '`*.deleted` adds `hard_deleted` (a hard delete carries the resource as it last was); ' +
-        '`member.status_changed` adds `previous_status`; `plan.entitlements_changed` is ' +
-        '`{plan_id, entitlements}` with the whole set after the change.',
-    }),
-  },
-  {
-    $id: 'Event',
-    additionalProperties: false,
-    description: 'One committed change: in the feed and, signed, in a webhook delivery',
-    examples: Object.values(eventExamples),
-  },
-);
-
-export const EventPage = Type.Object(
-  {
-    events: Type.Array(Ref(Event)),
-    next_cursor: Type.String({
-      description:
-        'Pass as `after` to read on. Always present: with no events it is the cursor the read started from ' +
-        '(or the start of the feed).',
-    }),
-  },
-  {
-    $id: 'EventPage',
-    additionalProperties: false,
-    description: 'Events in commit order, after the cursor',
-    examples: [{ events: [eventExamples['member.status_changed']], next_cursor: 'ZXY6NzkzOjUwNw' }],
-  },
-);
+/**
+ * The feed's schemas, with every event type and an example of each: made
+ * once every module has defined its events (src/modules.ts calls this when
+ * it lists the named schemas); other schemas refer to them by `$id`.
+ */
+export function eventSchemas() {
+  const examples = eventExamples();
+  const event = (id: number, type: string) => ({
+    id,
+    type,
+    facility_id: 1,
+    occurred_at: '2026-03-09T16:42:07.905Z',
+    data: examples[type],
+  });
+  const EventTypeName = StringEnum(eventTypes(), {
+    $id: 'EventType',
+    description: 'What changed: the resource and what happened to it',
+    examples: ['member.status_changed'],
+  });
+  const Event = Type.Object(
+    {
+      id: Id,
+      type: Type.Unsafe<string>({ $ref: 'EventType' }),
+      facility_id: Id,
+      occurred_at: Timestamp,
+      data: Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'The resource after the change, as its GET answers it (a member without `allowed_transitions`). ' +
+          '`*.deleted` adds `hard_deleted` (a hard delete carries the resource as it last was); ' +
+          '`member.status_changed` adds `previous_status`; `plan.entitlements_changed` is ' +
+          '`{plan_id, entitlements}` with the whole set after the change.',
+      }),
+    },
+    {
+      $id: 'Event',
+      additionalProperties: false,
+      description: 'One committed change: in the feed and, signed, in a webhook delivery',
+      examples: eventTypes().map((type, index) => event(501 + index, type)),
+    },
+  );
+  const EventPage = Type.Object(
+    {
+      events: Type.Array(Type.Unsafe({ $ref: 'Event' })),
+      next_cursor: Type.String({
+        description:
+          'Pass as `after` to read on. Always present: with no events it is the cursor the read started from ' +
+          '(or the start of the feed).',
+      }),
+    },
+    {
+      $id: 'EventPage',
+      additionalProperties: false,
+      description: 'Events in commit order, after the cursor',
+      examples: [{ events: [event(507, 'member.status_changed')], next_cursor: 'ZXY6MDo1MDc' }],
+    },
+  );
+  return [EventTypeName, Event, EventPage];
+}
 
 export const MAX_WAIT_SECONDS = 30;
 
@@ -65,7 +78,7 @@ export const EventFeedQuery = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 1000,
-        description: `Only these event types, comma-separated: ${EVENT_TYPES.join(', ')}`,
+        description: 'Only these event types (`EventType`), comma-separated',
       }),
     ),
     limit: Type.Optional(

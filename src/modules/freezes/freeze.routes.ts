@@ -15,6 +15,8 @@ import {
   MemberFreezesParams,
 } from './freeze.schemas.js';
 import { cancelFreeze, createFreeze, listFreezesOfMemberPage } from './freeze.service.js';
+import '../members/member.problems.js';
+import '../schedule/freeze.problems.js';
 
 const COLLECTION = '/admin/facilities/:facility_id/members/:member_id/freezes';
 

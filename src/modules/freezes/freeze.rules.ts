@@ -1,5 +1,7 @@
 import { AppError, invalidField } from '../../core/errors.js';
 import type { FreezeRow } from '../schedule/schedule.repository.js';
+import '../members/member.problems.js';
+import '../schedule/freeze.problems.js';
 
 /** Freezes a member may have, cancelled ones included: each POST stores one. */
 export const MAX_FREEZES_PER_MEMBER = 100;

@@ -17,6 +17,9 @@ import { auditFreeze, settleMember } from '../schedule/schedule.service.js';
 import { listFreezesPage } from './freeze.repository.js';
 import { assertFreezeCount, assertFreezeDates, assertMemberFreezable } from './freeze.rules.js';
 import type { FreezeCreate } from './freeze.schemas.js';
+import '../members/member.problems.js';
+import '../schedule/freeze.problems.js';
+import '../schedule/freeze.events.js';
 
 /**
  * What a write of a member's freezes changes: the member, locked, with what

@@ -6,6 +6,7 @@ import { readPolicySettings, todayIn } from '../policy/policy.service.js';
 import { endFreezeOfStatusMove } from '../schedule/schedule.service.js';
 import { deleteMemberById, updateMember } from './member.repository.js';
 import { memberTarget } from './member.service.js';
+import './member.events.js';
 
 /** Soft delete marks the member removed (once); hard delete erases the row (its freezes with it). */
 export async function deleteMember(

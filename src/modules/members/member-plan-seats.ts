@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation, isUniqueViolationOf } from '../../db/errors.js';
 import { findPlanById } from '../plans/plan.repository.js';
 import { countSeatsTaken, type MemberValues } from './member.repository.js';
+import './member.problems.js';
 
 /** What a member's plan must allow: it is usable, it has a seat free, and the database agrees. */
 export async function assertPlanUsable(trx: Executor, facilityId: number, planId: number) {

@@ -8,6 +8,8 @@ import { findDueMemberIds, findMemberById, type MemberRecord } from './member.re
 import { allowedTransitions } from './member.rules.js';
 import type { Member } from './member.schemas.js';
 import { listMembers, type MemberFilter } from './member-list.repository.js';
+import './member.problems.js';
+import './member.events.js';
 
 type LifecyclePolicy = Parameters<typeof allowedTransitions>[1];
 

@@ -4,6 +4,7 @@ import { readPolicySettings, todayIn } from '../policy/policy.service.js';
 import { findMembersMaybeDue } from '../schedule/schedule.repository.js';
 import { latestTodayAnywhere } from '../schedule/schedule.service.js';
 import { settleDueMember } from './member-read.service.js';
+import './member.problems.js';
 
 const BATCH = 200;
 

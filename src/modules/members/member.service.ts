@@ -32,6 +32,7 @@ import {
 import { type Member, type MemberCreate, type MemberPatch, memberRepresentation } from './member.schemas.js';
 import { assertPlanUsable, assertSeatFree, rethrowConstraintViolation } from './member-plan-seats.js';
 import { memberNotFound, presentMember } from './member-read.service.js';
+import './member.events.js';
 
 /**
  * The member a write changes: locked for the rest of the transaction (writes

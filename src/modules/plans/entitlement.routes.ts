@@ -20,6 +20,7 @@ import {
   setPlanEntitlement,
 } from './entitlement.service.js';
 import { PlanParams } from './plan.schemas.js';
+import './plan.problems.js';
 
 const COLLECTION = '/admin/facilities/:facility_id/plans/:plan_id/entitlements';
 

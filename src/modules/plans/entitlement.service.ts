@@ -23,6 +23,8 @@ import {
 } from './entitlement.schemas.js';
 import type { PlanRecord } from './plan.repository.js';
 import { getPlanForEntitlements, planNotFound } from './plan.service.js';
+import './plan.problems.js';
+import './plan.events.js';
 
 /** What the entitlement routes answer with: the data and the write counter that goes into its ETag. */
 export interface Versioned<T> {

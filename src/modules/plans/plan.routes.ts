@@ -17,6 +17,7 @@ import {
   planRepresentation,
 } from './plan.schemas.js';
 import { createPlan, deletePlan, getPlan, listPlansOfFacility, patchPlan } from './plan.service.js';
+import './plan.problems.js';
 
 const trimName = trimBodyFields('name');
 

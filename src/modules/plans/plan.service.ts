@@ -21,6 +21,8 @@ import {
   updatePlan,
 } from './plan.repository.js';
 import { type Plan, type PlanCreate, type PlanPatch, planRepresentation } from './plan.schemas.js';
+import './plan.problems.js';
+import './plan.events.js';
 
 export async function getPlan(db: Executor, facilityId: number, planId: number): Promise<Plan> {
   const plan = await findPlanById(db, facilityId, planId);

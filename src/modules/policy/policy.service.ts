@@ -16,6 +16,7 @@ import {
 export type { PolicySettings };
 
 import { assertTimeZoneName } from './time-zone.js';
+import './policy.events.js';
 
 /** The facility's policy, created with the defaults on first read. */
 export async function getOrCreatePolicy(

@@ -1,6 +1,7 @@
 import { daysBetweenInclusive, earlierOf, laterOf } from '../../core/dates.js';
 import { AppError } from '../../core/errors.js';
 import type { FreezeRow } from './schedule.repository.js';
+import './freeze.problems.js';
 
 /** A freeze's days: `ends_on` null is an open-ended freeze, counted to `today`. */
 export interface FreezeSpan {

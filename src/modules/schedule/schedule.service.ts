@@ -13,6 +13,7 @@ import {
   updateFreeze,
   updateMemberSchedule,
 } from './schedule.repository.js';
+import './freeze.events.js';
 
 /** A member row as the schedule settles it. */
 export type SettledMember = ScheduledMember & {

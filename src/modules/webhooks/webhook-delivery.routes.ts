@@ -10,6 +10,7 @@ import { DeliveryParams, EndpointParams, WebhookDelivery, WebhookDeliveryList } 
 import { getEndpoint } from './webhook.service.js';
 import { listDeliveries, toDelivery } from './webhook-delivery.repository.js';
 import { queuePing, retryDelivery } from './webhook-delivery.service.js';
+import './webhook.problems.js';
 
 const ONE = '/admin/facilities/:facility_id/webhook-endpoints/:endpoint_id';
 const deliveryRepresentation = representationOf(WebhookDelivery);

@@ -8,6 +8,7 @@ import {
   insertDelivery,
   scheduleNow,
 } from './webhook-delivery.repository.js';
+import './webhook.problems.js';
 
 /** Test pings an endpoint may have waiting at once: a ping to a receiver that never answers costs its turn. */
 export const PENDING_PINGS_PER_ENDPOINT = 1;

@@ -1,5 +1,6 @@
 import { AppError } from '../../core/errors.js';
 import type { SecretBox } from '../../infrastructure/secrets/secret-box.js';
+import './webhook.problems.js';
 
 export interface WebhookSettings {
   allowHttp: boolean;

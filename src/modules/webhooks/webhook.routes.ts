@@ -24,6 +24,7 @@ import {
   type WebhookSettings,
 } from './webhook.service.js';
 import { listEndpoints, toEndpoint } from './webhook-endpoint.repository.js';
+import './webhook.problems.js';
 
 /** Webhook management needs an admin key, for reads too: endpoints say where a facility's data goes. */
 export async function adminOnly(request: FastifyRequest): Promise<void> {

@@ -1,7 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
 import { Id, ListResponse, Nullable, Ref, StringEnum, Timestamp } from '../../http/schemas.js';
-import { EventTypeName } from '../events/event.schemas.js';
 
 const endpointExample = {
   id: 3,
@@ -22,7 +21,15 @@ const Url = Type.String({
   format: 'uri',
   description: 'https URL that receives the events (http only with WEBHOOK_ALLOW_HTTP=true)',
 });
-const Types = Type.Array(Ref(EventTypeName), {
+/**
+ * An event type, by reference to `EventType` (src/modules/events/): its
+ * list is every module's, known once they are all loaded. A webhook
+ * endpoint's JSON writes it as the string it is, whatever the list.
+ */
+const EventTypeRef = Type.Unsafe<string>({ $ref: 'EventType' });
+const EventTypeForm = Type.String({ $id: 'EventType' });
+
+const Types = Type.Array(EventTypeRef, {
   maxItems: 50,
   uniqueItems: true,
   description: 'Event types delivered; empty: every type',
@@ -52,7 +59,7 @@ export const WebhookEndpoint = Type.Object(
 );
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 /** The endpoint as sent; its ETag is checked by If-Match on PATCH and DELETE. */
-export const webhookEndpointRepresentation = representationOf(WebhookEndpoint, [EventTypeName]);
+export const webhookEndpointRepresentation = representationOf(WebhookEndpoint, [EventTypeForm]);
 
 export const WebhookEndpointWithSecret = Type.Object(
   {

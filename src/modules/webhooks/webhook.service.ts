@@ -24,6 +24,8 @@ import {
 } from './webhook-endpoint.repository.js';
 import { assertWebhookUrl, secretsOf, type WebhookSettings } from './webhook-settings.js';
 import { newSigningSecret } from './webhook-signing.js';
+import './webhook.problems.js';
+import './webhook.events.js';
 
 export type { WebhookSettings };
 

@@ -20,6 +20,7 @@ const EVENT_TYPE_WORDS: Record<EventType, string> = {
   'member.freeze_updated': 'a freeze starts or ends',
   'member.freeze_cancelled': 'a freeze is cancelled',
   'policy.updated': 'the policy changes',
+  'webhook_endpoint.disabled': 'the service disables a webhook endpoint',
 };
 export const EVENT_TYPES = Object.keys(EVENT_TYPE_WORDS) as EventType[];
 

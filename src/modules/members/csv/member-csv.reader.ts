@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { AppError } from '../../../core/errors.js';
 import { headerProblem } from './member-csv.columns.js';
+import './member-csv.problems.js';
 
 /** A data row of an import: its number (1 for the first row after the header), the line it starts on, its cells by column. */
 export interface CsvRow {

@@ -16,6 +16,7 @@ import {
 } from './member-csv.schemas.js';
 import { exportMembersCsv } from './member-export.service.js';
 import { importMembers, type RowValidator } from './member-import.service.js';
+import './member-csv.problems.js';
 
 export interface MemberImportLimits {
   /** IMPORT_MAX_BYTES: the largest CSV body. */

@@ -1,7 +1,8 @@
 import { type Static, Type } from 'typebox';
-import { ERROR_CODES } from '../../../core/errors.js';
+import type { ErrorCode } from '../../../core/errors.js';
 import { StringEnum } from '../../../http/schemas.js';
 import { MemberListQuery } from '../member.schemas.js';
+import '../member.problems.js';
 
 const csvExample =
   'external_id;first_name;last_name;email;plan_id;status;notes\r\n' +
@@ -50,12 +51,28 @@ export const MemberImportQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** What a POST or PATCH of a member can answer about its fields, its plan and its status. */
+const ROW_ERROR_CODES = [
+  'validation_error',
+  'member_email_conflict',
+  'member_external_id_conflict',
+  'plan_full',
+  'invalid_plan',
+  'member_too_young',
+  'waiver_required',
+  'invalid_status_transition',
+  'freeze_not_allowed',
+  'freeze_overlap',
+  'freeze_limit_exceeded',
+] as const satisfies readonly ErrorCode[];
+export type RowErrorCode = (typeof ROW_ERROR_CODES)[number];
+
 const RowError = Type.Object(
   {
     row: Type.Integer({ minimum: 1, description: 'The data row, 1 for the first after the header' }),
     line: Type.Integer({ minimum: 2, description: 'The line of the file the row starts on' }),
     column: Type.Union([Type.String(), Type.Null()], { description: 'The column at fault, when one is' }),
-    code: StringEnum(Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[], {
+    code: StringEnum(ROW_ERROR_CODES, {
       description: 'The code a POST or PATCH of this row would have answered',
     }),
     message: Type.String(),

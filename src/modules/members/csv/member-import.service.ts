@@ -9,6 +9,7 @@ import type { Member, MemberCreate, MemberPatch } from '../member.schemas.js';
 import { createMemberIn, patchMemberIn } from '../member.service.js';
 import { fieldsOfRow } from './member-csv.columns.js';
 import type { CsvRow } from './member-csv.reader.js';
+import type { RowErrorCode } from './member-csv.schemas.js';
 
 export type MatchBy = 'external_id' | 'email' | 'none';
 
@@ -32,7 +33,7 @@ export interface RowError {
   row: number;
   line: number;
   column: string | null;
-  code: ErrorCode;
+  code: RowErrorCode;
   message: string;
 }
 
@@ -126,9 +127,11 @@ async function importRow(
 ): Promise<void> {
   report.counts.rows += 1;
   const fail = (problems: { column: string | null; code: ErrorCode; message: string }[]) => {
+    // A row is refused with what a POST or PATCH of it would answer: one of the row codes.
     report.counts.failed += 1;
     for (const problem of problems) {
-      if (report.errors.length < options.maxListedErrors) report.errors.push({ row, line, ...problem });
+      if (report.errors.length < options.maxListedErrors)
+        report.errors.push({ row, line, ...problem, code: problem.code as RowErrorCode });
       else report.errors_omitted += 1;
     }
   };

@@ -1,0 +1,13 @@
+import type { ServiceModule } from '../../service-module.js';
+import '../schedule/freeze.events.js';
+import '../schedule/freeze.problems.js';
+import { freezeRoutes } from './freeze.routes.js';
+import { Freeze, FreezeCreate, FreezeList } from './freeze.schemas.js';
+
+/** A member's dated freezes. */
+export const freezesModule: ServiceModule = {
+  name: 'freezes',
+  routes: [freezeRoutes],
+  schemas: [Freeze, FreezeCreate, FreezeList],
+  resourceTypes: ['freeze'],
+};

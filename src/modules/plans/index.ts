@@ -1,0 +1,32 @@
+import type { ServiceModule } from '../../service-module.js';
+import './plan.events.js';
+import './plan.problems.js';
+import { entitlementRoutes } from './entitlement.routes.js';
+import {
+  Entitlement,
+  EntitlementCollection,
+  EntitlementValue,
+  ReplaceEntitlementsBody,
+  SetEntitlementBody,
+} from './entitlement.schemas.js';
+import { planRoutes } from './plan.routes.js';
+import { BillingPeriod, Plan, PlanCreate, PlanList, PlanPatch } from './plan.schemas.js';
+
+/** Membership plans and their entitlements. */
+export const plansModule: ServiceModule = {
+  name: 'plans',
+  routes: [planRoutes, entitlementRoutes],
+  schemas: [
+    Plan,
+    PlanCreate,
+    PlanPatch,
+    PlanList,
+    BillingPeriod,
+    EntitlementCollection,
+    ReplaceEntitlementsBody,
+    Entitlement,
+    SetEntitlementBody,
+    EntitlementValue,
+  ],
+  resourceTypes: ['plan', 'entitlements'],
+};

@@ -1,0 +1,32 @@
+import type { ServiceModule } from '../../service-module.js';
+import './webhook.events.js';
+import './webhook.problems.js';
+import { webhookEndpointRoutes } from './webhook.routes.js';
+import {
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointList,
+  WebhookEndpointPatch,
+  WebhookEndpointWithSecret,
+} from './webhook.schemas.js';
+import { webhookDeliveryRoutes } from './webhook-delivery.routes.js';
+import { pruneOldDeliveries } from './webhooks.job.js';
+
+/** A facility's webhook endpoints and their deliveries. */
+export const webhooksModule: ServiceModule = {
+  name: 'webhooks',
+  routes: [webhookEndpointRoutes, webhookDeliveryRoutes],
+  schemas: [
+    WebhookEndpoint,
+    WebhookEndpointWithSecret,
+    WebhookEndpointCreate,
+    WebhookEndpointPatch,
+    WebhookEndpointList,
+    WebhookDelivery,
+    WebhookDeliveryList,
+  ],
+  jobs: (config) => [pruneOldDeliveries(config.eventsRetentionDays)],
+  resourceTypes: ['webhook_endpoint'],
+};
