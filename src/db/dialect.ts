@@ -1,5 +1,4 @@
 import { type Kysely, PostgresAdapter } from 'kysely';
-import type { DialectName } from './database.js';
 
 /**
  * Which SQL dialect a database speaks, for the migrations only: each is
@@ -7,6 +6,6 @@ import type { DialectName } from './database.js';
  * else asks the engine what it can do (engine/engine.ts).
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations run on an untyped Kysely
-export function dialectOf(db: Kysely<any>): DialectName {
+export function dialectOf(db: Kysely<any>): 'sqlite' | 'postgres' {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
