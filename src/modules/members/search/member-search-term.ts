@@ -38,7 +38,7 @@ const TWO_CHARACTER_TRIGRAM = /[\p{L}\p{N}]{3}|[^\p{L}\p{N}][\p{L}\p{N}]{2}|[\p{
  * that the condition's rarest trigram finds, while separate conditions skip
  * to each other's members: the whole email `m523456.f1@example.com` read the
  * posting lists of `exa`, `com` and the rest of the trigrams every member
- * has, its parts a thirtieth of those pages (docs/performance-log.md).
+ * has, its parts few of those pages (docs/performance-log.md).
  *
  * pg_trgm pads a run with two blanks before it when a character precedes it
  * and with one after it when one follows. A condition without a trigram
