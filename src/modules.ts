@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Config } from './config.js';
 import { problemSchemas } from './http/responses.js';
+import type { ServiceModule } from './http/service-module.js';
 import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempotency.job.js';
 import type { SecretBox } from './infrastructure/secrets/secret-box.js';
 import type { PeriodicJob } from './jobs/job-runner.js';
@@ -9,6 +10,7 @@ import { auditResourceTypeSchema } from './modules/audit/audit.schemas.js';
 import { auditModule } from './modules/audit/index.js';
 import { eventsModule } from './modules/events/index.js';
 import { freezesModule } from './modules/freezes/index.js';
+import { memberCsvModule } from './modules/members/csv/index.js';
 import { membersModule } from './modules/members/index.js';
 import { plansModule } from './modules/plans/index.js';
 import { policyModule } from './modules/policy/index.js';
@@ -16,13 +18,13 @@ import { sessionModule } from './modules/session/index.js';
 import { templatesModule } from './modules/templates/index.js';
 import { type DeliveryWorkerSettings, RETRY_DELAYS_MS } from './modules/webhooks/delivery.worker.js';
 import { webhooksModule } from './modules/webhooks/index.js';
-import type { ServiceModule } from './service-module.js';
 
 /** Every module of the service, in the order the OpenAPI document lists them: adding one is one line. */
 export const MODULES: readonly ServiceModule[] = [
   plansModule,
   templatesModule,
   membersModule,
+  memberCsvModule,
   freezesModule,
   policyModule,
   auditModule,

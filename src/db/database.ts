@@ -1,18 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type LogConfig, type Transaction } from 'kysely';
+import { Kysely, type LogConfig } from 'kysely';
 import type pg from 'pg';
+import type { Db } from './engine/executor.js';
+import type { QueryListener } from './engine/query-listener.js';
 import { openPostgres } from './postgres/dialect.js';
-import type { QueryListener } from './query-listener.js';
 import type { DatabaseSchema } from './schema.js';
 import { SERVING_CONNECTION_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite/checkpointer.js';
 import { groupCommitSqliteDialect } from './sqlite/dialect.js';
 
-export type Db = Kysely<DatabaseSchema>;
-export type Trx = Transaction<DatabaseSchema>;
-/** What repositories take as their first argument: the database or a transaction. */
-export type Executor = Db | Trx;
+export type { Db, Executor, Trx } from './engine/executor.js';
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface Database {

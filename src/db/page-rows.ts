@@ -1,5 +1,5 @@
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
-import { PLANNED_PER_CALL } from './planned-per-call.js';
+import { PLANNED_PER_CALL } from './engine/planned-per-call.js';
 
 /**
  * What a list reads for a page: at most `rows` rows after `afterId`, in id

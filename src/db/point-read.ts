@@ -1,25 +1,25 @@
-import type { Kysely } from 'kysely';
-import type { Executor } from './database.js';
-import { dialectOf } from './dialect.js';
-import { anyOf, batchReads, readsInBatches } from './postgres/batched-read.js';
+import type { Kysely, RawBuilder } from 'kysely';
+import { type BatchedReads, engineOf } from './engine/engine.js';
+import type { Executor } from './engine/executor.js';
 import { prepareQuery } from './prepared-query.js';
 import type { DatabaseSchema } from './schema.js';
 
 export interface PointReadOptions {
   /**
-   * The caller will write the row in its transaction: on PostgreSQL the row
-   * is locked, so that concurrent writers that check it (capacity, status,
-   * If-Match) take turns; SQLite writers are serial already.
+   * The caller will write the row in its transaction: where the engine locks
+   * rows, the row is locked, so that concurrent writers that check it
+   * (capacity, status, If-Match) take turns; elsewhere writers are serial
+   * already (Engine.locksRows).
    */
   lock?: boolean;
 }
 
 /**
  * The read of one row by its integer key within a facility, as every hot
- * point read is done: on PostgreSQL outside a transaction gathered per turn
- * into one query (batchReads); otherwise one prepared statement
- * (prepareQuery), with a row lock when the caller will write the row.
- * A row of another facility is not found.
+ * point read is done: outside a transaction gathered into batches where the
+ * engine batches reads (Engine.batchedReads); otherwise one prepared
+ * statement (prepareQuery), with a row lock when the caller will write the
+ * row. A row of another facility is not found.
  */
 export function pointRead<R extends { facility_id: number }>(spec: {
   table: keyof DatabaseSchema & ('plans' | 'members' | 'policies');
@@ -46,13 +46,24 @@ export function pointRead<R extends { facility_id: number }>(spec: {
   const selectLocked = prepareQuery<Key, R>((db, param) =>
     spec.lockMode === 'update' ? byKey(db, param).forUpdate() : byKey(db, param).forNoKeyUpdate(),
   );
-  const readInBatch = batchReads<R>(
-    (db, param) => from(db).where(spec.key, '=', anyOf(param('keys'))),
-    (row) => row[spec.key as keyof R] as number,
-  );
+  type Read = (db: Executor, facilityId: number, key: number) => Promise<R | undefined>;
+  const batchedReaders = new WeakMap<BatchedReads, Read>();
+  const readInBatch = (batched: BatchedReads) => {
+    let reader = batchedReaders.get(batched);
+    if (reader === undefined) {
+      reader = batched.reader<R>(
+        (db, anyKey: RawBuilder<number>) => from(db).where(spec.key, '=', anyKey),
+        (row) => row[spec.key as keyof R] as number,
+      );
+      batchedReaders.set(batched, reader);
+    }
+    return reader;
+  };
   return async (db, facilityId, key, options = {}) => {
-    if (options.lock !== true && readsInBatches(db)) return readInBatch(db, facilityId, key);
-    const query = options.lock === true && dialectOf(db) === 'postgres' ? selectLocked : select;
+    const engine = engineOf(db);
+    if (options.lock !== true && !db.isTransaction && engine.batchedReads !== undefined)
+      return readInBatch(engine.batchedReads)(db, facilityId, key);
+    const query = options.lock === true && engine.locksRows ? selectLocked : select;
     const [row] = await query(db, { key, facilityId });
     return row;
   };

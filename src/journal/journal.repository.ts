@@ -1,117 +1,15 @@
-import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../db/database.js';
-import { dialectOf } from '../db/dialect.js';
-import { prepareQuery } from '../db/prepared-query.js';
-import type { AuditEventsTable } from '../db/schema.js';
+import { engineOf } from '../db/engine/engine.js';
+import type { JournalRows } from '../db/engine/journal-rows.js';
 
-export type AuditEntryValues = Required<Omit<Insertable<AuditEventsTable>, 'id'>>;
-
-/** An event as it is inserted (src/journal/event-json.ts builds it). */
-export type EventValues = {
-  facility_id: number;
-  type: string;
-  /** `plan:7`, `member:42`, `policy:1`. */
-  resource: string;
-  occurred_at: string;
-  /** The JSON text of `data`, sent as it is stored. */
-  data: string;
-};
-
-export interface JournalRows {
-  audit: AuditEntryValues[];
-  events: EventValues[];
-}
-
-const insertAuditEntry = prepareQuery<AuditEntryValues, never>((db, param) =>
-  db.insertInto('audit_events').values({
-    facility_id: param('facility_id'),
-    resource_type: param('resource_type'),
-    resource_id: param('resource_id'),
-    action: param('action'),
-    api_key_id: param('api_key_id'),
-    api_key_name: param('api_key_name'),
-    changes: param('changes'),
-    request_id: param('request_id'),
-    occurred_at: param('occurred_at'),
-  }),
-);
-
-const insertEvent = prepareQuery<EventValues, never>((db, param) =>
-  db.insertInto('events').values({
-    facility_id: param('facility_id'),
-    type: param('type'),
-    resource: param('resource'),
-    occurred_at: param('occurred_at'),
-    data: param('data'),
-  }),
-);
+export type { AuditEntryValues, EventValues, JournalRows } from '../db/engine/journal-rows.js';
 
 /**
  * Appends a transaction's journal, as its last statement before COMMIT
- * (src/journal/journal.ts).
- *
- * The feed's order is each facility's commit order: on SQLite the one writer
- * commits in id order. On PostgreSQL ids are taken before commit, so the
- * statement first takes a transaction-scoped lock per facility of its
- * events (in facility order: two journals never wait on each other in a
- * cycle), which it holds until COMMIT: a facility's events get their ids
- * one transaction after another, each after the one before has committed.
- * A reader therefore sees a prefix of every facility's feed, and a cursor
- * (the last id read) never passes an event still to commit. The lock is
- * held from this statement to COMMIT only, and nothing else is locked after
- * it. The audit entries go in the same statement: one round trip.
+ * (src/journal/journal.ts). The feed's order is each facility's commit
+ * order: each engine keeps it its own way (Engine.appendJournal; on
+ * PostgreSQL a per-facility lock held from this statement to COMMIT).
  */
 export async function appendJournal(trx: Executor, rows: JournalRows): Promise<void> {
-  if (dialectOf(trx) === 'sqlite') {
-    for (const entry of rows.audit) await insertAuditEntry(trx, entry);
-    for (const event of rows.events) await insertEvent(trx, event);
-    return;
-  }
-  const audit = columnsOf(rows.audit, AUDIT_COLUMNS);
-  const events = columnsOf(rows.events, EVENT_COLUMNS);
-  const facilities = [...new Set(rows.events.map((event) => event.facility_id))].sort((a, b) => a - b);
-  await sql`
-    with feed_locks as materialized (
-      select pg_advisory_xact_lock(-facility) from unnest(${facilities}::int8[]) as facility order by facility
-    ), audit as (
-      insert into audit_events
-        (facility_id, resource_type, resource_id, action, api_key_id, api_key_name, changes, request_id, occurred_at)
-      select * from unnest(${audit.facility_id}::int8[], ${audit.resource_type}::text[],
-        ${audit.resource_id}::text[], ${audit.action}::text[], ${audit.api_key_id}::int8[],
-        ${audit.api_key_name}::text[], ${audit.changes}::text[], ${audit.request_id}::text[],
-        ${audit.occurred_at}::timestamptz[])
-    )
-    insert into events (facility_id, type, resource, occurred_at, data)
-    select e.facility_id, e.type, e.resource, e.occurred_at, e.data
-    from (select count(*) from feed_locks) as locked,
-      unnest(${events.facility_id}::int8[], ${events.type}::text[], ${events.resource}::text[],
-        ${events.occurred_at}::timestamptz[], ${events.data}::text[])
-        with ordinality as e(facility_id, type, resource, occurred_at, data, position)
-    order by e.position`.execute(trx);
-}
-
-const AUDIT_COLUMNS = [
-  'facility_id',
-  'resource_type',
-  'resource_id',
-  'action',
-  'api_key_id',
-  'api_key_name',
-  'changes',
-  'request_id',
-  'occurred_at',
-] as const satisfies readonly (keyof AuditEntryValues)[];
-const EVENT_COLUMNS = [
-  'facility_id',
-  'type',
-  'resource',
-  'occurred_at',
-  'data',
-] as const satisfies readonly (keyof EventValues)[];
-
-/** Rows as one array per column, for unnest: one statement text whatever their number. */
-function columnsOf<T, K extends keyof T>(rows: readonly T[], names: readonly K[]): { [N in K]: T[N][] } {
-  const columns = {} as { [N in K]: T[N][] };
-  for (const name of names) columns[name] = rows.map((row) => row[name]);
-  return columns;
+  await engineOf(trx).appendJournal(trx, rows);
 }

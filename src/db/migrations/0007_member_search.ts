@@ -11,8 +11,9 @@ import { dialectOf } from '../dialect.js';
  * pg_trgm ships with PostgreSQL and, from PostgreSQL 13 on, is a trusted
  * extension, which the database's owner may create (README).
  *
- * SQLite gets none: FTS5's trigram index, measured at a million members, made
- * each create cost 130 to 230 µs more (docs/performance.md).
+ * SQLite gets none here: FTS5's trigram index, as first measured at a
+ * million members, made each create cost several times more
+ * (docs/performance.md); migration 0030 adds one since.
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen in time and must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {

@@ -14,7 +14,7 @@ import { dialectOf } from '../dialect.js';
  * positions: a term is asked for as its trigrams, each a token), and
  * `contentless_delete=1`, so that a trigger can delete a member's row by id.
  * Measured against a table of (facility, trigram, member) rows in a B-tree,
- * which cost a create 300 to 500 µs against FTS5's 50 to 90
+ * which cost a create several times what FTS5 costs it
  * (docs/performance-log.md).
  *
  * PostgreSQL has pg_trgm's index (migration 0007).

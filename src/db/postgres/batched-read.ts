@@ -1,8 +1,7 @@
 import DataLoader from 'dataloader';
-import { type Compilable, type RawBuilder, sql } from 'kysely';
-import type { Db, Executor } from '../database.js';
-import { dialectOf } from '../dialect.js';
-import { type ParameterFunction, prepareQuery } from '../prepared-query.js';
+import { type Compilable, type CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { compileOnce } from '../engine/compile-once.js';
+import type { Db, Executor } from '../engine/executor.js';
 
 /** Keys in one query at most; more go in the next. */
 const MAX_KEYS_PER_QUERY = 100;
@@ -14,23 +13,6 @@ const MAX_KEYS_PER_QUERY = 100;
 const STALLED_AFTER_MS = 100;
 
 type Keys = { keys: number[] };
-
-/**
- * `any(keys)`, to follow `=` in a where on the key column: one query over
- * many keys. Typed as the column's value so that Kysely accepts it there.
- */
-export function anyOf(keys: number[]): RawBuilder<number> {
-  return sql<number>`any(${keys})`;
-}
-
-/**
- * Whether reads by key on this database go through a batch: on PostgreSQL,
- * outside a transaction. SQLite runs in the process, where a read costs
- * less than gathering it; a transaction reads its own snapshot, with locks.
- */
-export function readsInBatches(db: Executor): boolean {
-  return !db.isTransaction && dialectOf(db) === 'postgres';
-}
 
 /**
  * Reads of one row by a unique integer key (an id, a facility's policy) that
@@ -52,16 +34,18 @@ export function readsInBatches(db: Executor): boolean {
  * fails every read of its batch with the same error (503 when the database
  * cannot be reached).
  *
- * `build` selects the rows whose key is in `param('keys')` (see anyOf);
- * `keyOf` reads the key of a row. A batch spans facilities, so a read is
- * answered with its row only when the row is of the read's facility. The
- * function returned is for readsInBatches databases only.
+ * `build` selects the rows whose key is `= anyKey` (`any($1)`: the batch's
+ * keys); `keyOf` reads the key of a row. A batch spans facilities, so a read
+ * is answered with its row only when the row is of the read's facility.
+ * `onPool` runs the query outside any transaction.
  */
 export function batchReads<R extends { facility_id: number }>(
-  build: (db: Db, param: ParameterFunction<Keys>) => Compilable<R>,
+  build: (db: Db, anyKey: RawBuilder<number>) => Compilable<R>,
   keyOf: (row: R) => number,
+  onPool: (query: CompiledQuery<R>) => Promise<R[]>,
 ): (db: Executor, facilityId: number, key: number) => Promise<R | undefined> {
-  const selectByKeys = prepareQuery<Keys, R>(build);
+  const compiled = compileOnce<Keys, R>((db, param) => build(db, sql<number>`any(${param('keys')})`));
+  const selectByKeys = (db: Executor, keys: Keys) => onPool(compiled(db, keys));
   const loaders = new WeakMap<Executor, DataLoader<number, R | undefined>>();
   const loaderFor = (db: Executor) => {
     let loader = loaders.get(db);

@@ -1,33 +1,20 @@
 /**
  * The PostgreSQL side of openDatabase: Kysely's dialect over one pg pool
- * whose queries run as named prepared statements, and the adapter that lets
- * a prepared query run straight on that pool.
+ * whose queries run as named prepared statements, and the adapter that
+ * carries the database's engine.
  */
-import { type CompiledQuery, type Dialect, type Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
-import type pg from 'pg';
-import type { QueryListener } from '../query-listener.js';
+import { type Dialect, type Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
+import type { Engine, EngineAdapter } from '../engine/engine.js';
+import type { QueryListener } from '../engine/query-listener.js';
+import { postgresEngine } from './engine.js';
 import { loadPg } from './load-pg.js';
-import { asNamedStatement, withNamedStatements } from './named-statements.js';
+import { withNamedStatements } from './named-statements.js';
 import { pgTypes, UTC_SESSION } from './type-parsers.js';
 
-/** The adapter of one database: it carries that database's pool, for executeNow. */
-export class PooledPostgresAdapter extends PostgresAdapter {
-  constructor(
-    readonly pool: pg.Pool,
-    readonly onQuery: QueryListener | undefined,
-  ) {
+/** The adapter of one database: it carries that database's engine (engineOf). */
+export class PooledPostgresAdapter extends PostgresAdapter implements EngineAdapter {
+  constructor(readonly engine: Engine) {
     super();
-  }
-
-  /**
-   * Runs a statement compiled once (prepareQuery) outside any transaction,
-   * straight on the pool, skipping Kysely's executor, as a bare pg client
-   * would.
-   */
-  async executeNow<R>(query: CompiledQuery<R>): Promise<R[]> {
-    this.onQuery?.(query.sql, query.parameters);
-    const config = asNamedStatement(query.sql, query.parameters) ?? { text: query.sql };
-    return (await this.pool.query(config)).rows as R[];
   }
 }
 
@@ -47,14 +34,6 @@ export function openPostgres(url: string, onQuery?: QueryListener) {
     connect: async () => withNamedStatements(await pool.connect()),
     end: () => pool.end(),
   };
-  const kyselyDialect = new PostgresDialect({ pool: preparingPool });
-  const dialect: Dialect = {
-    createDriver: () => kyselyDialect.createDriver(),
-    createAdapter: () => new PooledPostgresAdapter(pool, onQuery),
-    createQueryCompiler: () => kyselyDialect.createQueryCompiler(),
-    // biome-ignore lint/suspicious/noExplicitAny: the introspector works on any Kysely instance
-    createIntrospector: (db: Kysely<any>) => kyselyDialect.createIntrospector(db),
-  };
   /** A connection outside the pool, for LISTEN. */
   const newClient = () =>
     new Pg.Client({
@@ -65,5 +44,14 @@ export function openPostgres(url: string, onQuery?: QueryListener) {
       types: pgTypes,
       options: UTC_SESSION,
     });
+  const engine = postgresEngine({ pool, onQuery, newClient });
+  const kyselyDialect = new PostgresDialect({ pool: preparingPool });
+  const dialect: Dialect = {
+    createDriver: () => kyselyDialect.createDriver(),
+    createAdapter: () => new PooledPostgresAdapter(engine),
+    createQueryCompiler: () => kyselyDialect.createQueryCompiler(),
+    // biome-ignore lint/suspicious/noExplicitAny: the introspector works on any Kysely instance
+    createIntrospector: (db: Kysely<any>) => kyselyDialect.createIntrospector(db),
+  };
   return { dialect, pool, newClient };
 }

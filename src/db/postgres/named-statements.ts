@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
-import { PLANNED_PER_CALL_TEXT } from '../planned-per-call.js';
+import { PLANNED_PER_CALL_TEXT } from '../engine/planned-per-call.js';
 
 /** A small, fixed set of SQL texts in practice; past this the names start over. */
 const MAX_STATEMENT_NAMES = 5000;

@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult } from 'kysely';
-import type { QueryListener } from '../query-listener.js';
+import type { QueryListener } from '../engine/query-listener.js';
 import { ConnectionMutex, type Outcome, openOutcome } from './connection-mutex.js';
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../service-module.js';
+import type { ServiceModule } from '../../http/service-module.js';
 import '../schedule/freeze.events.js';
 import '../schedule/freeze.problems.js';
 import { freezeRoutes } from './freeze.routes.js';

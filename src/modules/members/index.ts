@@ -1,27 +1,15 @@
-import type { ServiceModule } from '../../service-module.js';
+import type { ServiceModule } from '../../http/service-module.js';
 import './member.events.js';
 import './member.problems.js';
-import './csv/member-csv.problems.js';
-import { memberCsvRoutes } from './csv/member-csv.routes.js';
-import { MemberImportReport, MembersCsv } from './csv/member-csv.schemas.js';
 import { memberRoutes } from './member.routes.js';
 import { Member, MemberCreate, MemberList, MemberPatch, MemberRole, MemberStatus } from './member.schemas.js';
 import { applyMemberSchedule } from './member-schedule.job.js';
 
-/** A facility's members, their lifecycle by date, and their CSV import and export. */
+/** A facility's members and their lifecycle by date. */
 export const membersModule: ServiceModule = {
   name: 'members',
-  routes: [memberRoutes, { plugin: memberCsvRoutes, options: (config) => config.memberImport }],
-  schemas: [
-    Member,
-    MemberCreate,
-    MemberPatch,
-    MemberList,
-    MemberStatus,
-    MemberRole,
-    MembersCsv,
-    MemberImportReport,
-  ],
+  routes: [memberRoutes],
+  schemas: [Member, MemberCreate, MemberPatch, MemberList, MemberStatus, MemberRole],
   jobs: () => [applyMemberSchedule],
   resourceTypes: ['member'],
 };

@@ -1,6 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { dialectOf } from '../../db/dialect.js';
+import { engineOf } from '../../db/engine/engine.js';
 import type { WebhookEndpointsTable } from '../../db/schema.js';
 import type { WebhookEndpoint } from './webhook.schemas.js';
 
@@ -51,9 +51,9 @@ export async function findEndpoint(
 }
 
 /**
- * The endpoint, locked for the rest of the transaction on PostgreSQL (SQLite's
- * single writer already holds the database), so that an If-Match checked
- * against it still holds when the write lands.
+ * The endpoint, locked for the rest of the transaction where the engine
+ * locks rows (elsewhere the one writer already holds the database), so that
+ * an If-Match checked against it still holds when the write lands.
  */
 export async function findEndpointForUpdate(
   db: Executor,
@@ -65,7 +65,7 @@ export async function findEndpointForUpdate(
     .selectAll()
     .where('id', '=', endpointId)
     .where('facility_id', '=', facilityId);
-  return (dialectOf(db) === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  return query.$if(engineOf(db).locksRows, (locked) => locked.forUpdate()).executeTakeFirst();
 }
 
 export async function findEndpointById(db: Executor, endpointId: number): Promise<EndpointRow | undefined> {

@@ -4,11 +4,12 @@
  * trigrams (SQLite) are, which neither pg_trgm's index (migration 0007) nor
  * FTS5's (migration 0030) keeps.
  */
-import { sql } from 'kysely';
 import type { Executor } from '../../../db/database.js';
-import { dialectOf } from '../../../db/dialect.js';
-import { PLANNED_PER_CALL } from '../../../db/planned-per-call.js';
-import { type IndexedTerm, SEARCHED_TEXT } from './member-search-term.js';
+import { engineOf } from '../../../db/engine/engine.js';
+import type { FacilitySample, SampleShape } from '../../../db/engine/member-search.js';
+import type { IndexedTerm } from './member-search-term.js';
+
+export type { FacilitySample } from '../../../db/engine/member-search.js';
 
 /** A facility of at most this many members is searched in order: a whole read of it costs less than the index. */
 export const SMALL_FACILITY = 1000;
@@ -28,26 +29,21 @@ export const COMMON_TERM_SHARE = 0.01;
 export const COMMON_PART_SHARE = 0.1;
 
 /**
- * 200 stretches of 5 members: 1 % of the sample is then members from at
- * least two places in the facility, not one block of members added
- * together (an import sharing a surname). More, shorter stretches cost
- * more reads for little gain (docs/performance-log.md).
+ * The members at the start of 200 evenly spaced stretches of the facility's
+ * ids, 5 each: spread over old and new members, found by an index in 200
+ * short reads, once a minute, which costs little beside the searches the
+ * sample sends the cheaper way (docs/performance-log.md). 1 % of the sample
+ * is then members from at least two places in the facility, not one block
+ * of members added together (an import sharing a surname). More, shorter
+ * stretches cost more reads for little gain.
  */
-const SEGMENTS = 200;
-const PER_SEGMENT = 5;
+const SHAPE: SampleShape = { smallFacility: SMALL_FACILITY, segments: 200, perSegment: 5 };
 const SAMPLE_TTL_MS = 60_000;
 /**
  * Samples kept per database, the least recently searched dropped first: each
  * holds the searched text of up to 1,000 members.
  */
 const MAX_SAMPLES = 32;
-
-/** A facility's size, up to SMALL_FACILITY + 1, and the searched text of up to 1,000 of its members. */
-export interface FacilitySample {
-  /** Counted no further than SMALL_FACILITY + 1. */
-  members: number;
-  texts: string[];
-}
 
 /** The facility's sample, taken at most a minute ago, or taken now. */
 export function sampleOfFacility(db: Executor, facilityId: number): Promise<FacilitySample> {
@@ -66,7 +62,7 @@ export function sampleOfFacility(db: Executor, facilityId: number): Promise<Faci
   }
   if (samples.size >= MAX_SAMPLES) samples.delete(samples.keys().next().value as number);
   // The promise is kept, so that the searches that arrive while it runs share it.
-  const sample = dialectOf(db) === 'postgres' ? takeSample(db, facilityId) : takeSqliteSample(db, facilityId);
+  const sample = engineOf(db).memberSearch.sample(db, facilityId, SHAPE);
   samples.set(facilityId, { sample, until: now + SAMPLE_TTL_MS });
   sample.catch(() => {
     if (samples.get(facilityId)?.sample === sample) samples.delete(facilityId);
@@ -78,72 +74,6 @@ const samplesByDatabase = new WeakMap<
   Executor,
   Map<number, { sample: Promise<FacilitySample>; until: number }>
 >();
-
-/**
- * The members at the start of SEGMENTS evenly spaced stretches of the
- * facility's ids, PER_SEGMENT each: spread over old and new members, found
- * by an index in 200 short reads, once a minute: little beside the
- * searches the sample sends the cheaper way (docs/performance-log.md). A
- * small facility is only counted: PostgreSQL runs a subquery in a `case`
- * only when its branch is taken. Planned per call: a plan for any facility
- * would read a small facility's count by scanning the table.
- */
-async function takeSample(db: Executor, facilityId: number): Promise<FacilitySample> {
-  const { rows } = await sql<{ members: number | string; texts: string[] | null }>`
-    with counted as (
-      select count(*) as members
-      from (select from members where facility_id = ${facilityId} limit ${SMALL_FACILITY + 1}) as capped
-    ),
-    bounds as (select min(id) as low, max(id) as high from members where facility_id = ${facilityId})
-    select counted.members, case when counted.members > ${SMALL_FACILITY} then array(
-      select distinct on (sampled.id) sampled.text
-      from bounds, generate_series(0, ${SEGMENTS - 1}) as segment,
-        lateral (
-          select id, ${SEARCHED_TEXT} as text from members
-          where facility_id = ${facilityId}
-            and id >= bounds.low + (bounds.high - bounds.low) * segment / ${SEGMENTS}
-          order by id
-          limit ${PER_SEGMENT}
-        ) as sampled
-    ) end as texts
-    from counted
-    ${PLANNED_PER_CALL}`.execute(db);
-  return { members: Number(rows[0].members), texts: rows[0].texts ?? [] };
-}
-
-/**
- * The same sample on SQLite, which has neither `lateral` nor `distinct on`:
- * each stretch is a subquery of its own, and a member that two stretches
- * share (in a facility whose ids are few and far between) is kept once.
- */
-async function takeSqliteSample(db: Executor, facilityId: number): Promise<FacilitySample> {
-  const { rows } = await sql<{ members: number; stretch: string | null }>`
-    with recursive segment(n) as (select 0 union all select n + 1 from segment where n < ${SEGMENTS - 1}),
-    counted as (
-      select count(*) as members
-      from (select 1 from members where facility_id = ${facilityId} limit ${SMALL_FACILITY + 1})
-    ),
-    bounds as (select min(id) as low, max(id) as high from members where facility_id = ${facilityId})
-    select counted.members, (
-      select json_group_array(json_array(id, text)) from (
-        select id, lower(first_name) || char(10) || lower(coalesce(last_name, '')) || char(10)
-          || coalesce(email_folded, '') as text
-        from members
-        where facility_id = ${facilityId} and id >= bounds.low + (bounds.high - bounds.low) * segment.n / ${SEGMENTS}
-        order by id
-        limit ${PER_SEGMENT}
-      )
-    ) as stretch
-    from counted, bounds, segment
-    where counted.members > ${SMALL_FACILITY} or segment.n = 0`.execute(db);
-  const members = Number(rows[0]?.members ?? 0);
-  if (members <= SMALL_FACILITY) return { members, texts: [] };
-  const texts = new Map<number, string>();
-  for (const { stretch } of rows) {
-    for (const [id, text] of JSON.parse(stretch ?? '[]') as [number, string][]) texts.set(id, text);
-  }
-  return { members, texts: [...texts.values()] };
-}
 
 /**
  * The term with the parts to ask the index for, or undefined when reading in

@@ -1,18 +1,18 @@
 /**
- * How a `q` term is asked of SQLite's FTS5 trigram index (migration 0030):
- * which of its trigrams the index can be trusted with, and which of those are
- * worth asking for. The index only narrows the members a search reads; each
- * is still checked against the whole term by the substring rule
- * (member-list.repository.ts), so a trigram left out costs time, never an
+ * How a `q` term is asked of an FTS5 trigram index (SQLite's, migration
+ * 0030): which of its trigrams the index can be trusted with, and which of
+ * those are worth asking for. The index only narrows the members a search
+ * reads; each is still checked against the whole term by the substring rule
+ * (MemberSearch.foundByIndex), so a trigram left out costs time, never an
  * answer, and a trigram asked for must be in every member the rule accepts.
  */
+import { caseVariants } from '../../../db/engine/member-search.js';
 import {
   COMMON_PART_SHARE,
   COMMON_TERM_SHARE,
   type FacilitySample,
   SMALL_FACILITY,
 } from './member-search-sample.js';
-import { caseVariants } from './member-search-term.js';
 
 /**
  * At most this many trigrams are asked for: FTS5 reads each one's list of
@@ -23,7 +23,7 @@ export const MAX_TRIGRAMS = 4;
 /**
  * The term's distinct trigrams (three characters in a row) whose every
  * character the index folds as the substring rule does. The rule accepts, for
- * each character of the term, its lower and upper case (containsGlob); FTS5's
+ * each character of the term, its lower and upper case (caseVariants); FTS5's
  * trigram tokenizer folds the case of what it indexes and of what it is asked
  * for, which agrees with the rule for ASCII letters and for characters of one
  * case. Other letters (`é`, `ı`, whose upper case `I` folds to `i`) are left

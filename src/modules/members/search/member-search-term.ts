@@ -1,34 +1,7 @@
 /**
- * How a `q` term becomes a pattern on each database (a substring of first
- * name, last name or email, ignoring case), and whether PostgreSQL's trigram
- * index can serve it (migration 0007).
+ * Whether PostgreSQL's trigram index (migration 0007) can serve a `q` term,
+ * and by which parts of it.
  */
-import { sql } from 'kysely';
-
-/** LIKE pattern for a lower-cased substring, with the wildcard characters escaped. */
-export function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/**
- * GLOB pattern for a substring in either case. SQLite's lower() and LIKE fold
- * ASCII letters only, so `Élo` would not find `Élodie`; a class per letter
- * (`[éÉ]`) matches both cases of any letter. GLOB's own wildcards become
- * one-character classes so that they match literally.
- */
-export function containsGlob(text: string): string {
-  const classes = Array.from(text, (char) => {
-    const variants = caseVariants(char);
-    return variants.length > 1 || '*?['.includes(char) ? `[${variants.join('')}]` : char;
-  });
-  return `*${classes.join('')}*`;
-}
-
-/** A character with its lower and upper case, each where it is a single character (`ß` has no upper case of one). */
-export function caseVariants(char: string): string[] {
-  const cases = new Set([char, char.toLowerCase(), char.toUpperCase()]);
-  return [...cases].filter((c) => Array.from(c).length === 1);
-}
 
 /** A term as the trigram index (PostgreSQL) is asked for it. */
 export interface IndexedTerm {
@@ -65,7 +38,7 @@ const TWO_CHARACTER_TRIGRAM = /[\p{L}\p{N}]{3}|[^\p{L}\p{N}][\p{L}\p{N}]{2}|[\p{
  * that the condition's rarest trigram finds, while separate conditions skip
  * to each other's members: the whole email `m523456.f1@example.com` read the
  * posting lists of `exa`, `com` and the rest of the trigrams every member
- * has (4,833 index pages at a million members), its parts 136.
+ * has, its parts few of those pages (docs/performance-log.md).
  *
  * pg_trgm pads a run with two blanks before it when a character precedes it
  * and with one after it when one follows. A condition without a trigram
@@ -86,9 +59,3 @@ export function indexedParts(term: string): string[] {
   }
   return [...parts];
 }
-
-/**
- * The index's expression, written as migration 0007 wrote it, or the planner
- * cannot match it: the three fields lower-cased, a line each.
- */
-export const SEARCHED_TEXT = sql`(lower(first_name) || E'\\n' || lower(coalesce(last_name, '')) || E'\\n' || coalesce(email_folded, ''))`;
