@@ -1349,14 +1349,18 @@ export interface components {
          */
         AuditEvent: {
             id: number;
+            /** @description The facility; 0 for the whole service: the creation or revocation of an API key for every facility, which is in every facility's trail */
             facility_id: number;
-            /** @enum {string} */
-            resource_type: "plan" | "entitlements" | "member" | "policy" | "freeze";
-            /** @description The plan or member id; the plan id for entitlements; the facility id for the policy */
+            /**
+             * @description `api_key`: an API key created (`create`) or revoked (`delete`) with the `keys` command, in the trail of each facility of its scope; its changes are its name, role, `facility_ids` (a list, or `all`), `created_at` and `revoked_at`, never its secret
+             * @enum {string}
+             */
+            resource_type: "plan" | "entitlements" | "member" | "policy" | "freeze" | "api_key" | "webhook_endpoint";
+            /** @description The plan, member, freeze, API key or webhook endpoint id; the plan id for entitlements; the facility id for the policy */
             resource_id: string;
             /** @enum {string} */
             action: "create" | "update" | "delete" | "restore" | "hard_delete";
-            /** @description 0 is ADMIN_API_KEY; null when authentication is off, and for the changes the service makes by date (api_key_name `system`) */
+            /** @description 0 is ADMIN_API_KEY; null when authentication is off, for the changes the service makes by itself (api_key_name `system`: the schedule, the first start) and for those made with the `facility-admin` command (api_key_name `cli`) */
             api_key_id: number | null;
             api_key_name: string;
             /** @description Changed fields (entitlement keys for entitlements) */
@@ -5532,7 +5536,7 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                resource_type?: "plan" | "entitlements" | "member" | "policy" | "freeze";
+                resource_type?: "plan" | "entitlements" | "member" | "policy" | "freeze" | "api_key" | "webhook_endpoint";
                 resource_id?: string;
                 action?: "create" | "update" | "delete" | "restore" | "hard_delete";
                 /** @description Only events at or after this time */

@@ -1,8 +1,18 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../../core/principal.js';
+import { commandLineWriteContext, systemWriteContext, type WriteContext } from '../../core/write-context.js';
 import type { ChangeCounter } from '../../db/change-counter.js';
-import type { Executor } from '../../db/database.js';
-import { type ApiKey, countApiKeys, findApiKeyBySecretHash, insertApiKey } from './api-key.repository.js';
+import type { Db, Executor } from '../../db/database.js';
+import { inWriteTransaction } from '../../journal/journal.js';
+import { journalKeyChange } from './api-key.audit.js';
+import {
+  type ApiKey,
+  countApiKeys,
+  findApiKeyById,
+  findApiKeyBySecretHash,
+  insertApiKey,
+  revokeApiKey,
+} from './api-key.repository.js';
 
 /** `fa_` and 32 random bytes: 256 bits, so a fast hash is enough to store it safely. */
 const SECRET_FORMAT = /^fa_[A-Za-z0-9_-]{43}$/;
@@ -15,19 +25,49 @@ export function isWellFormedSecret(secret: string): boolean {
   return SECRET_FORMAT.test(secret);
 }
 
+/**
+ * Creates a key, audited (api-key.audit.ts). Keys are made with the
+ * `keys create` command, whose actor is `cli` (the default), and at the
+ * first start (`system`).
+ */
 export async function createApiKey(
-  db: Executor,
+  db: Db,
   input: { name: string; role: ApiKey['role']; facilityIds: ApiKey['facilityIds'] },
+  context: WriteContext = commandLineWriteContext(new Date()),
 ): Promise<{ secret: string; key: ApiKey }> {
   const secret = `fa_${randomBytes(32).toString('base64url')}`;
-  const key = await insertApiKey(db, { ...input, createdAt: new Date().toISOString() }, hashSecret(secret));
+  const createdAt = (context.now ?? new Date()).toISOString();
+  const key = await inWriteTransaction(db, async (trx) => {
+    const inserted = await insertApiKey(trx, { ...input, createdAt }, hashSecret(secret));
+    journalKeyChange(trx, context, { action: 'create', before: null, after: inserted });
+    return inserted;
+  });
   return { secret, key };
 }
 
+/** Revokes an active key, audited; false when there is no active key with that id. */
+export async function revokeKey(
+  db: Db,
+  id: number,
+  context: WriteContext = commandLineWriteContext(new Date()),
+): Promise<boolean> {
+  const revokedAt = (context.now ?? new Date()).toISOString();
+  return inWriteTransaction(db, async (trx) => {
+    const before = await findApiKeyById(trx, id);
+    if (!before || before.revokedAt !== null || !(await revokeApiKey(trx, id, revokedAt))) return false;
+    journalKeyChange(trx, context, { action: 'delete', before, after: { ...before, revokedAt } });
+    return true;
+  });
+}
+
 /** Creates the first admin key when the database has none; returns its secret, shown once. */
-export async function createFirstAdminKey(db: Executor): Promise<string | undefined> {
+export async function createFirstAdminKey(db: Db): Promise<string | undefined> {
   if ((await countApiKeys(db)) > 0) return undefined;
-  const { secret } = await createApiKey(db, { name: 'initial admin', role: 'admin', facilityIds: 'all' });
+  const { secret } = await createApiKey(
+    db,
+    { name: 'initial admin', role: 'admin', facilityIds: 'all' },
+    systemWriteContext(new Date()),
+  );
   return secret;
 }
 
