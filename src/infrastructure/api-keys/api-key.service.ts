@@ -80,6 +80,20 @@ const MAX_VERIFIED_KEYS = 10_000;
  */
 const MAX_TRUST_MS = 60_000;
 
+/** Verifies presented secrets (createKeyVerifier). */
+export interface KeyVerifier {
+  /** The key's principal: at once when it was verified before, else after a lookup; undefined for no valid key. */
+  principalFor(secret: string): Principal | undefined | Promise<Principal | undefined>;
+  /** Whether the text has the form of a key this service issues (`fa_` and 256 random bits). */
+  isServiceKey(secret: string): boolean;
+  /**
+   * The keys' generation: it moves whenever a key may have changed (a
+   * revocation); undefined while changes cannot be seen. A long request
+   * verifies its key again when it moves.
+   */
+  generation(): number | undefined;
+}
+
 /**
  * Verifies presented secrets. A verified key is kept in memory, by its
  * secret, and trusted while `changes` says no connection has changed the keys
@@ -89,12 +103,15 @@ const MAX_TRUST_MS = 60_000;
  * Unknown and revoked keys are never kept: they take the same path and the
  * same answer; the stored hash is compared in constant time.
  */
-export function createKeyVerifier(db: Executor, changes: ChangeCounter, adminApiKey: string | undefined) {
+export function createKeyVerifier(
+  db: Executor,
+  changes: ChangeCounter,
+  adminApiKey: string | undefined,
+): KeyVerifier {
   const adminSecretHash = adminApiKey ? Buffer.from(hashSecret(adminApiKey), 'hex') : undefined;
   const verified = new Map<string, { principal: Principal; generation: number; until: number }>();
 
-  /** The key's principal: at once when it was verified before, else after a lookup. */
-  return function principalFor(secret: string): Principal | undefined | Promise<Principal | undefined> {
+  const principalFor = (secret: string): Principal | undefined | Promise<Principal | undefined> => {
     const generation = changes.generation();
     const known = verified.get(secret);
     const now = Date.now();
@@ -111,6 +128,7 @@ export function createKeyVerifier(db: Executor, changes: ChangeCounter, adminApi
       return principal;
     });
   };
+  return { principalFor, isServiceKey: isWellFormedSecret, generation: () => changes.generation() };
 }
 
 const ADMIN_PRINCIPAL: Principal = { keyId: 0, keyName: 'ADMIN_API_KEY', role: 'admin', facilityIds: 'all' };
