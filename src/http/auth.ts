@@ -3,11 +3,20 @@ import type { Config } from '../config.js';
 import { AppError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { KeyVerifier } from '../infrastructure/api-keys/api-key.service.js';
+import { watchKeys } from './key-watch.js';
 import { MAX_ID } from './schemas.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
+    /**
+     * For a request that waits: calls `onRevoked` once if its key is revoked
+     * meanwhile (checked every EVENTS_POLL_INTERVAL_MS; key-watch.ts).
+     * Returns the function that stops watching.
+     */
+    watchKeyRevocation(onRevoked: () => void): () => void;
+    /** Verifies the request's key again (after a wait): throws the same 401 as any request with a revoked key. */
+    verifyKeyAgain(): Promise<void>;
   }
 }
 
@@ -32,6 +41,7 @@ const unauthenticated = () =>
  */
 export function registerAuthentication(app: FastifyInstance, config: Config, keys: KeyVerifier): void {
   app.decorateRequest('principal', null as unknown as Principal);
+  registerKeyRechecks(app, config, keys);
   app.addHook('onRequest', (request, _reply, done) => {
     if (config.authMode === 'none') {
       request.principal = EVERYONE;
@@ -57,6 +67,24 @@ export function registerAuthentication(app: FastifyInstance, config: Config, key
     // A key verified before answers at once; only a lookup waits.
     if (principal instanceof Promise) principal.then(admit, done);
     else admit(principal);
+  });
+}
+
+/** What a waiting request uses to learn that its key was revoked (the principal's key id 0 and null never are). */
+function registerKeyRechecks(app: FastifyInstance, config: Config, keys: KeyVerifier): void {
+  const watch = watchKeys(keys, config.eventsPollIntervalMs);
+  app.addHook('onClose', async () => watch.close());
+  const revocable = (request: FastifyRequest) => {
+    const secret = bearerToken(request);
+    return config.authMode === 'api-key' && request.principal?.keyId && secret ? secret : undefined;
+  };
+  app.decorateRequest('watchKeyRevocation', function (this: FastifyRequest, onRevoked: () => void) {
+    const secret = revocable(this);
+    return secret === undefined ? () => {} : watch.watch(secret, onRevoked);
+  });
+  app.decorateRequest('verifyKeyAgain', async function (this: FastifyRequest) {
+    const secret = revocable(this);
+    if (secret !== undefined && (await keys.principalFor(secret)) === undefined) throw unauthenticated();
   });
 }
 

@@ -373,7 +373,7 @@ export interface paths {
         };
         /**
          * Follow the change feed of a facility
-         * @description Events in commit order after the cursor `after`: one per committed change of a plan, its entitlements, a member or the policy, written in the same transaction as the change (a write that rolls back has none). Pass `next_cursor` as `after` to read on; a cursor never skips an event, even one whose transaction commits after later ones. With `wait` (seconds, up to 30), an empty read waits until an event arrives. `types` keeps only the listed types. Events are kept `EVENTS_RETENTION_DAYS` (30 days by default). 429 `rate_limited` when too many reads of this process wait already.
+         * @description Events in commit order after the cursor `after`: one per committed change of a plan, its entitlements, a member or the policy, written in the same transaction as the change (a write that rolls back has none). Pass `next_cursor` as `after` to read on; a cursor never skips an event, even one whose transaction commits after later ones. With `wait` (seconds, up to 30), an empty read waits until an event arrives. `types` keeps only the listed types. Events are kept `EVENTS_RETENTION_DAYS` (30 days by default). A read that would wait is 429 `rate_limited` (with `Retry-After`, and the connection closed) when `EVENTS_MAX_WAITERS` reads of this process wait already (at most half of its connections), or the key's `EVENTS_MAX_WAITERS_PER_KEY` (16). A key revoked while its read waits ends the wait with 401 `unauthenticated`, as its next request would be.
          */
         get: operations["listEvents"];
         put?: never;
