@@ -47,8 +47,8 @@ export function watchKeys(keys: KeyVerifier, intervalMs: number): KeyWatch {
 
   return {
     watch(secret, onRevoked) {
-      let set = watchers.get(secret);
-      if (!set) watchers.set(secret, (set = new Set()));
+      const set = watchers.get(secret) ?? new Set<() => void>();
+      watchers.set(secret, set);
       set.add(onRevoked);
       schedule();
       return () => {
