@@ -51,8 +51,14 @@ export interface Config {
   eventsRetentionDays: number;
   /** How often a process looks for new events while feed readers long-poll, and the delivery worker looks for work. */
   eventsPollIntervalMs: number;
-  /** Feed readers of one process that may long-poll at once; more are answered 429. */
+  /**
+   * Feed readers of one process that may long-poll at once, at most half of
+   * MAX_CONNECTIONS (its default), so that plain requests always find a
+   * connection; more are answered 429.
+   */
   eventsMaxWaiters: number;
+  /** Feed reads that one API key (one client address with AUTH_MODE=none) may hold waiting at once; more are 429. */
+  eventsMaxWaitersPerKey: number;
   /**
    * SECRETS_KEY, 32 bytes (64 hex digits or base64): encrypts webhook signing
    * secrets. Unset: on SQLite a key file beside the database is made and used;
@@ -138,6 +144,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
   if (consoleSetting !== 'on' && consoleSetting !== 'off') {
     invalid(env, `CONSOLE must be "on" or "off", got "${consoleSetting}"`);
   }
+  const maxConnections = readInteger(env, 'MAX_CONNECTIONS', 256, 1, 1_000_000);
   const config: Config = {
     port: readInteger(env, 'PORT', 3000, 0, 65535),
     host: env.HOST ?? '127.0.0.1',
@@ -176,7 +183,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
     authFailureWindowMs: readInteger(env, 'AUTH_FAILURE_WINDOW_MS', 300_000, 1000, 86_400_000),
     workers,
     pageMaxBytes: readInteger(env, 'PAGE_MAX_BYTES', 256 * 1024, 16 * 1024, 64 * 1024 * 1024),
-    maxConnections: readInteger(env, 'MAX_CONNECTIONS', 256, 1, 1_000_000),
+    maxConnections,
     unsentMaxBytes: readInteger(
       env,
       'UNSENT_MAX_BYTES',
@@ -188,7 +195,8 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
     console: consoleSetting !== 'off',
     eventsRetentionDays: readInteger(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
     eventsPollIntervalMs: readInteger(env, 'EVENTS_POLL_INTERVAL_MS', 200, 10, 10_000),
-    eventsMaxWaiters: readInteger(env, 'EVENTS_MAX_WAITERS', 1000, 0, 1_000_000),
+    eventsMaxWaiters: readEventsMaxWaiters(env, maxConnections),
+    eventsMaxWaitersPerKey: readInteger(env, 'EVENTS_MAX_WAITERS_PER_KEY', 16, 1, 1_000_000),
     secretsKey: readSecretsKey(env),
     webhookAllowHttp: readBoolean(env, 'WEBHOOK_ALLOW_HTTP'),
     webhookAllowPrivateUrls: readBoolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
@@ -210,6 +218,25 @@ function readInteger(env: Env, name: string, fallback: number, min: number, max:
     return fallback;
   }
   return Number(raw);
+}
+
+/**
+ * Long polls hold a connection each: at most half of MAX_CONNECTIONS may wait,
+ * so that the other half is left for every other request (docs/decisions.md,
+ * "Long polls and connections").
+ */
+function readEventsMaxWaiters(env: Env, maxConnections: number): number {
+  const half = Math.floor(maxConnections / 2);
+  const waiters = readInteger(env, 'EVENTS_MAX_WAITERS', half, 0, 1_000_000);
+  if (waiters > half) {
+    invalid(
+      env,
+      `EVENTS_MAX_WAITERS must be at most half of MAX_CONNECTIONS (${half}), so that plain requests always ` +
+        `find a connection, got "${env.EVENTS_MAX_WAITERS}"`,
+    );
+    return half;
+  }
+  return waiters;
 }
 
 function readBoolean(env: Env, name: string): boolean {

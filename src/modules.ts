@@ -45,7 +45,8 @@ export function namedSchemas(): readonly TSchema[] {
     ...MODULES.flatMap((module) =>
       typeof module.schemas === 'function' ? module.schemas() : module.schemas,
     ),
-    auditResourceTypeSchema(MODULES.flatMap((module) => module.resourceTypes ?? [])),
+    // API keys (src/infrastructure/api-keys/) are journaled too, audit only.
+    auditResourceTypeSchema([...MODULES.flatMap((module) => module.resourceTypes ?? []), 'api_key']),
     ...problemSchemas(),
   ];
   return allNamedSchemas;

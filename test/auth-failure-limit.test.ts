@@ -1,7 +1,9 @@
 /**
  * Issue 25, "exact answers": 401 and 403 answers count toward a limit per
  * client address (AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_MS), so keys
- * cannot be guessed at speed. Requests come from chosen addresses through
+ * cannot be guessed at speed. Issue 37: past the limit, valid keys of this
+ * service (the devices behind one NAT) are still served; every other request
+ * from the address is 429. Requests come from chosen addresses through
  * inject's remoteAddress.
  */
 import assert from 'node:assert/strict';
@@ -11,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
+import { revokeApiKey } from '../src/infrastructure/api-keys/api-key.repository.js';
 import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
 import { type Api, assertProblem, describeEachDialect, type TestResponse } from './harness.js';
 
@@ -62,21 +65,47 @@ describeEachDialect(
   'failed authentications per client address',
   (api: Api) => {
     let viewer = '';
+    let frontDesk = '';
+    let doorController = '';
+    let revoked = '';
     before(async () => {
-      viewer = (await createApiKey(api.app.db, { name: 'viewer', role: 'viewer', facilityIds: [1] })).secret;
+      const key = (name: string, role: 'admin' | 'viewer') =>
+        createApiKey(api.app.db, { name, role, facilityIds: [1] });
+      viewer = (await key('viewer', 'viewer')).secret;
+      frontDesk = (await key('front desk', 'admin')).secret;
+      doorController = (await key('door controller', 'viewer')).secret;
+      const gone = await key('revoked', 'admin');
+      await revokeApiKey(api.app.db, gone.key.id, new Date().toISOString());
+      revoked = gone.secret;
       await awayFromWindowEnd();
     });
 
-    test(`after ${LIMIT} failed authentications, every API request from the address is 429 with Retry-After, a valid key too`, async () => {
+    test(`after ${LIMIT} failed authentications, every request from the address without a valid key of this service is 429 with Retry-After`, async () => {
       const from = newAddress();
       for (let i = 0; i < LIMIT; i++)
         assertProblem(await send(api.app, from, `wrong-${i}`), 401, 'unauthenticated');
       assertThrottled(await send(api.app, from, 'wrong-again'));
+      // A key of the service's form that is no key, or no longer one: 429, not 401.
+      assertThrottled(await send(api.app, from, `fa_${'A'.repeat(43)}`));
+      assertThrottled(await send(api.app, from, revoked));
+      // ADMIN_API_KEY is any text an operator chose: past the limit even the right one is refused.
       assertThrottled(await send(api.app, from, ADMIN_API_KEY));
       assertThrottled(await send(api.app, from, ADMIN_API_KEY, 'GET', '/admin/plan-templates'));
     });
 
-    test('403 answers count too: a viewer key that keeps writing is throttled', async () => {
+    test('behind one NAT, valid keys keep working while a third device is throttled', async () => {
+      const nat = newAddress();
+      assert.equal((await send(api.app, nat, frontDesk)).status, 200);
+      for (let i = 0; i < LIMIT; i++) assert.equal((await send(api.app, nat, `fa_guess${i}`)).status, 401);
+      assertThrottled(await send(api.app, nat, `fa_guess${LIMIT}`));
+      assert.equal((await send(api.app, nat, frontDesk)).status, 200);
+      assert.equal((await send(api.app, nat, frontDesk, 'POST', '/admin/facilities/1/plans')).status, 201);
+      // A key first seen after the limit is served too, when it verifies.
+      assert.equal((await send(api.app, nat, doorController, 'GET', '/admin/plan-templates')).status, 200);
+      assertThrottled(await send(api.app, nat, 'no-key-at-all'));
+    });
+
+    test('403 answers count too: past the limit, the viewer key that kept writing still reads, a wrong key is 429', async () => {
       const from = newAddress();
       for (let i = 0; i < LIMIT; i++) {
         assertProblem(
@@ -85,7 +114,9 @@ describeEachDialect(
           'forbidden',
         );
       }
-      assertThrottled(await send(api.app, from, viewer));
+      assertThrottled(await send(api.app, from, `fa_${'B'.repeat(43)}`));
+      assert.equal((await send(api.app, from, viewer)).status, 200);
+      assertProblem(await send(api.app, from, viewer, 'POST', '/admin/facilities/1/plans'), 403, 'forbidden');
     });
 
     test('answers that are not 401 or 403 do not count: 200, 400 and 404', async () => {

@@ -86,3 +86,16 @@ test('WORKERS is auto by default on SQLite: one process per CPU, at most AUTO_WO
 test('BASE_PATH loses its trailing slash', () => {
   assert.equal(loadConfig({ BASE_PATH: '/api/v1/' }).basePath, '/api/v1');
 });
+
+test('long polls take at most half of MAX_CONNECTIONS: the default, and a larger EVENTS_MAX_WAITERS is refused', () => {
+  assert.equal(loadConfig({}).eventsMaxWaiters, 128);
+  assert.equal(loadConfig({}).eventsMaxWaitersPerKey, 16);
+  assert.equal(loadConfig({ MAX_CONNECTIONS: '1000' }).eventsMaxWaiters, 500);
+  assert.equal(loadConfig({ EVENTS_MAX_WAITERS: '0' }).eventsMaxWaiters, 0);
+  assert.throws(
+    () => loadConfig({ EVENTS_MAX_WAITERS: '1000' }),
+    (error: ConfigError) =>
+      /EVENTS_MAX_WAITERS must be at most half of MAX_CONNECTIONS \(128\)/.test(error.message),
+  );
+  assert.throws(() => loadConfig({ EVENTS_MAX_WAITERS_PER_KEY: '0' }), /EVENTS_MAX_WAITERS_PER_KEY/);
+});

@@ -162,7 +162,9 @@ for (const dialect of DIALECTS) {
         5,
         (f) => ['PATCH', `/admin/facilities/${f}/policy`, { booking_window_days: (++changes % 365) + 1 }],
       ],
-      ['list audit events', 1, (f) => ['GET', `/admin/facilities/${f}/audit-events`]],
+      // The facility's page, the probe of the whole service's entries (API keys for every facility) and,
+      // when some fall within the page, their page.
+      ['list audit events', 3, (f) => ['GET', `/admin/facilities/${f}/audit-events`]],
     ];
 
     for (const [name, bound, request] of ENDPOINTS) {

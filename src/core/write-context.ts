@@ -18,10 +18,22 @@ export interface WriteContext<T = { id: number }> {
   onCreated?(trx: Executor, created: T): Promise<void>;
 }
 
-/** The context of the changes the service makes by date (the schedule): audited with actor `system`. */
+/**
+ * The context of the changes the service makes by itself (the schedule, the
+ * first start's admin key): audited with actor `system`.
+ */
 export function systemWriteContext(now: Date): WriteContext {
   return {
     actor: { keyId: null, keyName: 'system', role: 'admin', facilityIds: 'all' },
+    requestId: null,
+    now,
+  };
+}
+
+/** The context of the changes made with the `facility-admin` command (API keys): audited with actor `cli`. */
+export function commandLineWriteContext(now: Date): WriteContext {
+  return {
+    actor: { keyId: null, keyName: 'cli', role: 'admin', facilityIds: 'all' },
     requestId: null,
     now,
   };

@@ -3,15 +3,31 @@ import type { Config } from '../config.js';
 import { AppError } from '../core/errors.js';
 import type { SharedCounter } from './rate-limit-redis.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The 429 for a request from an address past the limit: authentication
+     * (auth.ts) answers it unless the request's key is one this service
+     * issued and it verifies.
+     */
+    authFailureRefusal: AppError | undefined;
+  }
+}
+
 /** Addresses counted in one window at most: beyond it new addresses go uncounted, so memory stays bounded. */
 export const MAX_TRACKED_ADDRESSES = 100_000;
 
 /**
  * Failed authentications are throttled per client address: once an address
  * has had AUTH_FAILURE_LIMIT answers of 401 or 403 in a window of
- * AUTH_FAILURE_WINDOW_MS, every API request from it is 429 until the window
- * ends, before its key is looked at, so a right guess is refused like a
- * wrong one. Windows are fixed and aligned to the clock, like the rate limit's.
+ * AUTH_FAILURE_WINDOW_MS, its requests are 429 until the window ends, but
+ * for those with a key this service issued (`fa_`, 256 random bits) that
+ * verifies: the devices behind one NAT keep working when a third one fails.
+ * A request without such a key is refused before its key is hashed; a right
+ * guess of ADMIN_API_KEY is refused like a wrong one. Guessing a key of 256
+ * random bits is hopeless at any rate, so verifying those costs the limit
+ * nothing (docs/security.md, "Failed authentications"). Windows are fixed
+ * and aligned to the clock, like the rate limit's.
  *
  * Whether an address is refused is decided from this process's memory, so a
  * request costs no round trip. With REDIS_URL each failure is also counted in
@@ -21,6 +37,7 @@ export const MAX_TRACKED_ADDRESSES = 100_000;
  * (the connection and its warnings are the rate limit's: rate-limit-redis.ts).
  */
 export function registerAuthFailureLimit(app: FastifyInstance, config: Config, shared?: SharedCounter): void {
+  app.decorateRequest('authFailureRefusal', undefined);
   const limit = config.authFailureLimit;
   if (limit === 0 || config.authMode === 'none') return;
   const windowMs = config.authFailureWindowMs;
@@ -31,13 +48,13 @@ export function registerAuthFailureLimit(app: FastifyInstance, config: Config, s
     const window = Math.floor(now / windowMs);
     if (counts.get(clientAddressOf(request.ip), window) < limit) return done();
     const retryAfter = Math.ceil(((window + 1) * windowMs - now) / 1000);
-    done(
-      new AppError(
-        'rate_limited',
-        `Too many failed authentications from this address: at most ${limit} per ${Math.round(windowMs / 1000)} s; retry in ${retryAfter} s`,
-        { headers: { 'retry-after': String(retryAfter) } },
-      ),
+    request.authFailureRefusal = new AppError(
+      'rate_limited',
+      `Too many failed authentications from this address: at most ${limit} per ${Math.round(windowMs / 1000)} s; ` +
+        `until then only valid API keys are served; retry in ${retryAfter} s`,
+      { headers: { 'retry-after': String(retryAfter) } },
     );
+    done();
   });
 
   // onSend, not onResponse: the failure is counted before its answer leaves, so the next request sees it.

@@ -211,7 +211,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a member, or move its status
-         * @description Changes the fields sent; a PATCH that changes nothing changes neither `updated_at` nor the ETag. A status moves only as the table of `MemberStatus` allows (409 `invalid_status_transition`; to `frozen` while the policy's `allow_freeze` is false, 409 `freeze_not_allowed`); a move from `removed` restores the member. A move to `frozen` opens an open-ended freeze from today (409 `freeze_overlap` when a freeze is planned; 422 `freeze_limit_exceeded` past the yearly limit), a move from `frozen` ends the freeze under way today; `status_reason` may come with a move (a move without one clears it). Becoming `active` with the policy's `require_waiver` needs `waiver_signed_at` (422 `waiver_required`). Setting `ends_on` schedules a cancellation (null clears it); a day already past cancels the member at once, as `expired`. Joining a plan, or coming back to one, needs an active plan of the facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email and the `external_id` stay unique (409 `member_email_conflict`, `member_external_id_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With `If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).
+         * @description Changes the fields sent; a PATCH that changes nothing changes neither `updated_at` nor the ETag. A status moves only as the table of `MemberStatus` allows (409 `invalid_status_transition`; to `frozen` while the policy's `allow_freeze` is false, 409 `freeze_not_allowed`); a move from `removed` restores the member. A move to `frozen` freezes the member open-ended from today: a freeze that ended today (frozen, then active, the same day) is under way again, and freezes planned later stay planned (the open-ended freeze ends the day before the first of them starts, so the member stays frozen through it); 422 `freeze_limit_exceeded` past the yearly limit. A move from `frozen` ends the freeze under way today; `status_reason` may come with a move (a move without one clears it). Becoming `active` with the policy's `require_waiver` needs `waiver_signed_at` (422 `waiver_required`). Setting `ends_on` schedules a cancellation (null clears it); a day already past cancels the member at once, as `expired`. Joining a plan, or coming back to one, needs an active plan of the facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email and the `external_id` stay unique (409 `member_email_conflict`, `member_external_id_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With `If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -373,7 +373,7 @@ export interface paths {
         };
         /**
          * Follow the change feed of a facility
-         * @description Events in commit order after the cursor `after`: one per committed change of a plan, its entitlements, a member or the policy, written in the same transaction as the change (a write that rolls back has none). Pass `next_cursor` as `after` to read on; a cursor never skips an event, even one whose transaction commits after later ones. With `wait` (seconds, up to 30), an empty read waits until an event arrives. `types` keeps only the listed types. Events are kept `EVENTS_RETENTION_DAYS` (30 days by default). 429 `rate_limited` when too many reads of this process wait already.
+         * @description Events in commit order after the cursor `after`: one per committed change of a plan, its entitlements, a member or the policy, written in the same transaction as the change (a write that rolls back has none). Pass `next_cursor` as `after` to read on; a cursor never skips an event, even one whose transaction commits after later ones. With `wait` (seconds, up to 30), an empty read waits until an event arrives. `types` keeps only the listed types. Events are kept `EVENTS_RETENTION_DAYS` (30 days by default). A read that would wait is 429 `rate_limited` (with `Retry-After`, and the connection closed) when `EVENTS_MAX_WAITERS` reads of this process wait already (at most half of its connections), or the key's `EVENTS_MAX_WAITERS_PER_KEY` (16). A key revoked while its read waits ends the wait with 401 `unauthenticated`, as its next request would be.
          */
         get: operations["listEvents"];
         put?: never;
@@ -911,7 +911,7 @@ export interface components {
              * @description When the member was removed; null while not removed
              */
             deleted_at: string | null;
-            /** @description The statuses a PATCH may move the member to now: the status table, less `frozen` while the policy's `allow_freeze` is false and less `active` while it has `require_waiver` and the member no `waiver_signed_at`. The yearly freeze limit is checked by the PATCH itself. */
+            /** @description The statuses a PATCH may move the member to now: the status table, less `frozen` while the policy's `allow_freeze` is false and less `active` while it has `require_waiver` and the member no `waiver_signed_at`. `frozen` is offered whatever freezes the member has, since a PATCH to `frozen` overlaps none (a freeze that ended today is resumed, planned ones stay); the yearly freeze limit is checked by the PATCH itself. */
             allowed_transitions: components["schemas"]["MemberStatus"][];
         };
         /**
@@ -1169,7 +1169,7 @@ export interface components {
             starts_on: string;
             /**
              * Format: date
-             * @description The last frozen day; null for the open-ended freeze a PATCH of the member to `frozen` opens, until the member is active again
+             * @description The last frozen day; null for the open-ended freeze a PATCH of the member to `frozen` opens, until the member is active again, or until the day before a planned freeze starts (it is then that day)
              */
             ends_on: string | null;
             /** @description Why the member is frozen, for the front desk */
@@ -1349,13 +1349,14 @@ export interface components {
          */
         AuditEvent: {
             id: number;
+            /** @description The facility; 0 for the whole service: the creation or revocation of an API key for every facility, which is in every facility's trail */
             facility_id: number;
             resource_type: components["schemas"]["AuditResourceType"];
-            /** @description The plan or member id; the plan id for entitlements; the facility id for the policy */
+            /** @description The plan, member, freeze, API key or webhook endpoint id; the plan id for entitlements; the facility id for the policy */
             resource_id: string;
             /** @enum {string} */
             action: "create" | "update" | "delete" | "restore" | "hard_delete";
-            /** @description 0 is ADMIN_API_KEY; null when authentication is off, and for the changes the service makes by date (api_key_name `system`) */
+            /** @description 0 is ADMIN_API_KEY; null when authentication is off, for the changes the service makes by itself (api_key_name `system`: the schedule, the first start) and for those made with the `facility-admin` command (api_key_name `cli`) */
             api_key_id: number | null;
             api_key_name: string;
             /** @description Changed fields (entitlement keys for entitlements) */
@@ -2044,7 +2045,7 @@ export interface components {
          * @example member
          * @enum {string}
          */
-        AuditResourceType: "plan" | "entitlements" | "member" | "freeze" | "policy" | "webhook_endpoint";
+        AuditResourceType: "plan" | "entitlements" | "member" | "freeze" | "policy" | "webhook_endpoint" | "api_key";
         /**
          * @description RFC 9457 problem details, for every error but 400 (see ValidationProblem)
          * @example {
@@ -4514,7 +4515,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem; `code` is one of `invalid_status_transition`, `freeze_not_allowed`, `freeze_overlap`, `member_email_conflict`, `member_external_id_conflict`, `plan_full` */
+            /** @description Problem; `code` is one of `invalid_status_transition`, `freeze_not_allowed`, `member_email_conflict`, `member_external_id_conflict`, `plan_full` */
             409: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */

@@ -25,7 +25,13 @@ function subject(event: AuditEvent, facilityId: number) {
   if (event.resource_type === 'plan') return <a href={href(facilityId, 'plans', id)}>plan {id}</a>;
   if (event.resource_type === 'entitlements')
     return <a href={href(facilityId, 'plans', id)}>entitlements of plan {id}</a>;
-  return <a href={href(facilityId, 'policy')}>policy</a>;
+  if (event.resource_type === 'policy') return <a href={href(facilityId, 'policy')}>policy</a>;
+  // No screen of their own: an API key is managed with the command line.
+  return (
+    <span>
+      {event.resource_type.replace('_', ' ')} {id}
+    </span>
+  );
 }
 
 /** Events newest first, each with who, when (in the facility's timezone) and every field before → after. */

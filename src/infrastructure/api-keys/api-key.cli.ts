@@ -3,8 +3,8 @@ import { openCommandDatabase } from '../../cli-database.js';
 import { loadConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { listApiKeys, revokeApiKey } from './api-key.repository.js';
-import { createApiKey } from './api-key.service.js';
+import { listApiKeys } from './api-key.repository.js';
+import { createApiKey, revokeKey } from './api-key.service.js';
 
 function parseFacilityIds(value: string): number[] {
   const ids = value.split(',').map((part) => part.trim());
@@ -99,7 +99,7 @@ export function registerKeyCommands(program: Command): void {
     .argument('<id>', 'the key id shown by "keys list"')
     .action(async (id: string) => {
       if (!/^[1-9]\d{0,15}$/.test(id)) throw new InvalidArgumentError('the key id is a positive integer');
-      const revoked = await withDatabase((db) => revokeApiKey(db, Number(id), new Date().toISOString()));
+      const revoked = await withDatabase((db) => revokeKey(db, Number(id)));
       if (!revoked) {
         console.error(`no active key with id ${id}`);
         process.exitCode = 1;

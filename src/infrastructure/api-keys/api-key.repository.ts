@@ -51,6 +51,11 @@ export async function findApiKeyBySecretHash(db: Executor, secretHash: string) {
   return row && { key: toApiKey(row), secretHash: row.secret_hash };
 }
 
+export async function findApiKeyById(db: Executor, id: number): Promise<ApiKey | undefined> {
+  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toApiKey(row);
+}
+
 export async function listApiKeys(db: Executor): Promise<ApiKey[]> {
   const rows = await db.selectFrom('api_keys').selectAll().orderBy('id').execute();
   return rows.map(toApiKey);

@@ -1,8 +1,18 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../../core/principal.js';
+import { commandLineWriteContext, systemWriteContext, type WriteContext } from '../../core/write-context.js';
 import type { ChangeCounter } from '../../db/change-counter.js';
-import type { Executor } from '../../db/database.js';
-import { type ApiKey, countApiKeys, findApiKeyBySecretHash, insertApiKey } from './api-key.repository.js';
+import type { Db, Executor } from '../../db/database.js';
+import { inWriteTransaction } from '../../journal/journal.js';
+import { journalKeyChange } from './api-key.audit.js';
+import {
+  type ApiKey,
+  countApiKeys,
+  findApiKeyById,
+  findApiKeyBySecretHash,
+  insertApiKey,
+  revokeApiKey,
+} from './api-key.repository.js';
 
 /** `fa_` and 32 random bytes: 256 bits, so a fast hash is enough to store it safely. */
 const SECRET_FORMAT = /^fa_[A-Za-z0-9_-]{43}$/;
@@ -15,19 +25,49 @@ export function isWellFormedSecret(secret: string): boolean {
   return SECRET_FORMAT.test(secret);
 }
 
+/**
+ * Creates a key, audited (api-key.audit.ts). Keys are made with the
+ * `keys create` command, whose actor is `cli` (the default), and at the
+ * first start (`system`).
+ */
 export async function createApiKey(
-  db: Executor,
+  db: Db,
   input: { name: string; role: ApiKey['role']; facilityIds: ApiKey['facilityIds'] },
+  context: WriteContext = commandLineWriteContext(new Date()),
 ): Promise<{ secret: string; key: ApiKey }> {
   const secret = `fa_${randomBytes(32).toString('base64url')}`;
-  const key = await insertApiKey(db, { ...input, createdAt: new Date().toISOString() }, hashSecret(secret));
+  const createdAt = (context.now ?? new Date()).toISOString();
+  const key = await inWriteTransaction(db, async (trx) => {
+    const inserted = await insertApiKey(trx, { ...input, createdAt }, hashSecret(secret));
+    journalKeyChange(trx, context, { action: 'create', before: null, after: inserted });
+    return inserted;
+  });
   return { secret, key };
 }
 
+/** Revokes an active key, audited; false when there is no active key with that id. */
+export async function revokeKey(
+  db: Db,
+  id: number,
+  context: WriteContext = commandLineWriteContext(new Date()),
+): Promise<boolean> {
+  const revokedAt = (context.now ?? new Date()).toISOString();
+  return inWriteTransaction(db, async (trx) => {
+    const before = await findApiKeyById(trx, id);
+    if (!before || before.revokedAt !== null || !(await revokeApiKey(trx, id, revokedAt))) return false;
+    journalKeyChange(trx, context, { action: 'delete', before, after: { ...before, revokedAt } });
+    return true;
+  });
+}
+
 /** Creates the first admin key when the database has none; returns its secret, shown once. */
-export async function createFirstAdminKey(db: Executor): Promise<string | undefined> {
+export async function createFirstAdminKey(db: Db): Promise<string | undefined> {
   if ((await countApiKeys(db)) > 0) return undefined;
-  const { secret } = await createApiKey(db, { name: 'initial admin', role: 'admin', facilityIds: 'all' });
+  const { secret } = await createApiKey(
+    db,
+    { name: 'initial admin', role: 'admin', facilityIds: 'all' },
+    systemWriteContext(new Date()),
+  );
   return secret;
 }
 
@@ -40,6 +80,20 @@ const MAX_VERIFIED_KEYS = 10_000;
  */
 const MAX_TRUST_MS = 60_000;
 
+/** Verifies presented secrets (createKeyVerifier). */
+export interface KeyVerifier {
+  /** The key's principal: at once when it was verified before, else after a lookup; undefined for no valid key. */
+  principalFor(secret: string): Principal | undefined | Promise<Principal | undefined>;
+  /** Whether the text has the form of a key this service issues (`fa_` and 256 random bits). */
+  isServiceKey(secret: string): boolean;
+  /**
+   * The keys' generation: it moves whenever a key may have changed (a
+   * revocation); undefined while changes cannot be seen. A long request
+   * verifies its key again when it moves.
+   */
+  generation(): number | undefined;
+}
+
 /**
  * Verifies presented secrets. A verified key is kept in memory, by its
  * secret, and trusted while `changes` says no connection has changed the keys
@@ -49,12 +103,15 @@ const MAX_TRUST_MS = 60_000;
  * Unknown and revoked keys are never kept: they take the same path and the
  * same answer; the stored hash is compared in constant time.
  */
-export function createKeyVerifier(db: Executor, changes: ChangeCounter, adminApiKey: string | undefined) {
+export function createKeyVerifier(
+  db: Executor,
+  changes: ChangeCounter,
+  adminApiKey: string | undefined,
+): KeyVerifier {
   const adminSecretHash = adminApiKey ? Buffer.from(hashSecret(adminApiKey), 'hex') : undefined;
   const verified = new Map<string, { principal: Principal; generation: number; until: number }>();
 
-  /** The key's principal: at once when it was verified before, else after a lookup. */
-  return function principalFor(secret: string): Principal | undefined | Promise<Principal | undefined> {
+  const principalFor = (secret: string): Principal | undefined | Promise<Principal | undefined> => {
     const generation = changes.generation();
     const known = verified.get(secret);
     const now = Date.now();
@@ -71,6 +128,7 @@ export function createKeyVerifier(db: Executor, changes: ChangeCounter, adminApi
       return principal;
     });
   };
+  return { principalFor, isServiceKey: isWellFormedSecret, generation: () => changes.generation() };
 }
 
 const ADMIN_PRINCIPAL: Principal = { keyId: 0, keyName: 'ADMIN_API_KEY', role: 'admin', facilityIds: 'all' };

@@ -125,7 +125,11 @@ describeEachDialect(
         { currency: 'EUR' },
         { authorization: 'Bearer test-admin-key-0123456789' },
       );
-      assert.equal((await eventsOf(api, facility, '', viewer)).length, 1);
+      assert.deepEqual(
+        (await eventsOf(api, facility, '', viewer)).map((e) => `${e.resource_type}:${e.action}`),
+        ['api_key:create', 'policy:update'],
+        "the viewer key's creation is in its facility's trail",
+      );
       assertProblem(await api.get(`${f(facility)}/audit-events`, outsider), 403, 'forbidden');
     });
   },

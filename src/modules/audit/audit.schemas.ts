@@ -1,6 +1,14 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
-import { Id, ListResponse, Nullable, PagingQuery, StringEnum, Timestamp } from '../../http/schemas.js';
+import {
+  Id,
+  ListResponse,
+  MAX_ID,
+  Nullable,
+  PagingQuery,
+  StringEnum,
+  Timestamp,
+} from '../../http/schemas.js';
 
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'restore', 'hard_delete'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -46,16 +54,31 @@ const auditEventExample = {
 export const AuditEvent = Type.Object(
   {
     id: Id,
-    facility_id: Id,
-    resource_type: ResourceTypeRef,
+    facility_id: Type.Integer({
+      minimum: 0,
+      maximum: MAX_ID,
+      description:
+        'The facility; 0 for the whole service: the creation or revocation of an API key for every ' +
+        "facility, which is in every facility's trail",
+    }),
+    resource_type: Type.Unsafe<string>({
+      $ref: 'AuditResourceType',
+      description:
+        '`api_key`: an API key created (`create`) or revoked (`delete`) with the `keys` command, in the ' +
+        'trail of each facility of its scope; its changes are its name, role, `facility_ids` (a list, or ' +
+        '`all`), `created_at` and `revoked_at`, never its secret',
+    }),
     resource_id: Type.String({
-      description: 'The plan or member id; the plan id for entitlements; the facility id for the policy',
+      description:
+        'The plan, member, freeze, API key or webhook endpoint id; the plan id for entitlements; the facility ' +
+        'id for the policy',
     }),
     action: StringEnum(AUDIT_ACTIONS),
     api_key_id: Nullable(Type.Integer({ minimum: 0 }), {
       description:
-        '0 is ADMIN_API_KEY; null when authentication is off, and for the changes the service makes by ' +
-        'date (api_key_name `system`)',
+        '0 is ADMIN_API_KEY; null when authentication is off, for the changes the service makes by itself ' +
+        '(api_key_name `system`: the schedule, the first start) and for those made with the `facility-admin` ' +
+        'command (api_key_name `cli`)',
     }),
     api_key_name: Type.String(),
     changes: Type.Record(Type.String(), Change, {

@@ -226,6 +226,7 @@ describeEachDialect(
       assert.deepEqual(
         list.map((e) => [e.api_key_id, e.api_key_name]),
         [
+          [null, 'cli'], // the key's own creation
           [key.id, 'ops bot'],
           [0, 'ADMIN_API_KEY'],
         ],

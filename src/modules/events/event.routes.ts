@@ -1,20 +1,31 @@
-import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { AppError, invalidField } from '../../core/errors.js';
+import { invalidField } from '../../core/errors.js';
+import { longRequestSlots } from '../../http/long-requests.js';
 import { problemResponses } from '../../http/responses.js';
 import { FacilityParams } from '../../http/schemas.js';
 import { eventJson } from '../../journal/event-json.js';
 import { eventTypes } from '../../journal/event-types.js';
 import { EventFeedQuery, MAX_WAIT_SECONDS } from './event.schemas.js';
-import { decodeFeedCursor, encodeFeedCursor, readFeedPage } from './event.service.js';
+import { decodeFeedCursor, encodeFeedCursor, type FeedPage, readFeedPage } from './event.service.js';
 import { watchFeed } from './feed-watcher.js';
 
 export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const watcher = watchFeed(app.db, app.config.eventsPollIntervalMs);
-  // Before the server waits for open requests: long polls end (with what they have) at once.
-  app.addHook('preClose', async () => watcher.close());
+  // Before the server waits for open requests: long polls end (with what they have) at once. Waking
+  // them is not enough: a woken read that finds nothing waits again, until its time is up.
+  const closing = new AbortController();
+  app.addHook('preClose', async () => {
+    closing.abort();
+    watcher.close();
+  });
+  const waiting = longRequestSlots({
+    total: app.config.eventsMaxWaiters,
+    perHolder: app.config.eventsMaxWaitersPerKey,
+    maxConnections: app.config.maxConnections,
+    stallTimeoutMs: app.config.stallTimeoutMs,
+    what: 'reads of the feed',
+  });
 
   app.get(
     '/admin/facilities/:facility_id/events',
@@ -29,8 +40,11 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'rolls back has none). Pass `next_cursor` as `after` to read on; a cursor never skips an event, ' +
           'even one whose transaction commits after later ones. With `wait` (seconds, up to ' +
           `${MAX_WAIT_SECONDS}), an empty read waits until an event arrives. \`types\` keeps only the listed ` +
-          'types. Events are kept `EVENTS_RETENTION_DAYS` (30 days by default). 429 `rate_limited` when too ' +
-          'many reads of this process wait already.',
+          'types. Events are kept `EVENTS_RETENTION_DAYS` (30 days by default). A read that would wait is ' +
+          '429 `rate_limited` (with `Retry-After`, and the connection closed) when `EVENTS_MAX_WAITERS` reads ' +
+          "of this process wait already (at most half of its connections), or the key's " +
+          '`EVENTS_MAX_WAITERS_PER_KEY` (16). A key revoked while its read waits ends the wait with 401 ' +
+          '`unauthenticated`, as its next request would be.',
         params: FacilityParams,
         querystring: EventFeedQuery,
         response: {
@@ -42,30 +56,30 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { after, types, limit, wait } = request.query;
       const waitMs = (wait ?? 0) * 1000;
-      const watcherFull =
-        waitMs > 0 && (app.config.eventsMaxWaiters === 0 || watcher.waiting() >= app.config.eventsMaxWaiters);
-      if (watcherFull) {
-        throw new AppError(
-          'rate_limited',
-          'Too many reads of the feed are waiting; retry without wait or later',
-          {
-            headers: { 'retry-after': '1' },
-          },
-        );
+      const filter = {
+        facilityId: request.params.facility_id,
+        after: decodeFeedCursor(after),
+        types: types === undefined ? undefined : parseTypes(types),
+        limit: limit ?? 100,
+        maxBytes: app.pageMaxBytes,
+      };
+      let page: FeedPage;
+      if (waitMs === 0) page = await readFeedPage(app.db, watcher, filter, 0);
+      else {
+        waiting.admit(request, reply, waitMs);
+        // The wait ends early when the key is revoked (then 401 below), the client goes away or the service stops.
+        const stop = new AbortController();
+        const stopWatching = request.watchKeyRevocation(() => stop.abort());
+        reply.raw.once('close', () => stop.abort());
+        try {
+          const signal = AbortSignal.any([stop.signal, closing.signal]);
+          page = await readFeedPage(app.db, watcher, filter, waitMs, signal);
+        } finally {
+          stopWatching();
+        }
+        // Nothing written after a revocation reaches a read that waited with the revoked key.
+        await request.verifyKeyAgain();
       }
-      if (waitMs > 0) holdConnectionOpen(request.raw.socket, reply.raw, app.config.stallTimeoutMs, waitMs);
-      const page = await readFeedPage(
-        app.db,
-        watcher,
-        {
-          facilityId: request.params.facility_id,
-          after: decodeFeedCursor(after),
-          types: types === undefined ? undefined : parseTypes(types),
-          limit: limit ?? 100,
-          maxBytes: app.pageMaxBytes,
-        },
-        waitMs,
-      );
       reply.type('application/json; charset=utf-8');
       // Sent as built: each event's data is the JSON text stored with it, never parsed again.
       return (reply as unknown as FastifyReply).send(
@@ -87,20 +101,4 @@ function parseTypes(text: string): string[] {
     );
   }
   return types;
-}
-
-/**
- * A long poll moves no bytes while it waits: the connection's stall timeout
- * (STALL_TIMEOUT_MS) is lengthened by the wait for this request, and set back
- * when its answer is written.
- */
-function holdConnectionOpen(
-  socket: Socket | null,
-  response: ServerResponse,
-  stallMs: number,
-  waitMs: number,
-): void {
-  if (typeof socket?.setTimeout !== 'function') return; // app.inject's stand-in has none
-  socket.setTimeout(stallMs + waitMs);
-  response.once('finish', () => socket.setTimeout(stallMs));
 }

@@ -17,13 +17,15 @@ export interface FeedPage {
 
 /**
  * One page of the feed. With `waitMs`, an empty page is held back until an
- * event arrives or the time is up (the watcher says when to look again).
+ * event arrives, the time is up, or `stop` aborts the wait (the watcher says
+ * when to look again).
  */
 export async function readFeedPage(
   db: Executor,
   watcher: FeedWatcher,
   filter: FeedFilter,
   waitMs: number,
+  stop?: AbortSignal,
 ): Promise<FeedPage> {
   const deadline = Date.now() + waitMs;
   for (;;) {
@@ -31,8 +33,8 @@ export async function readFeedPage(
     const events = await readFeed(db, filter);
     if (events.length > 0) return { events, next: { id: events[events.length - 1].id } };
     const left = deadline - Date.now();
-    if (left <= 0) return { events, next: filter.after };
-    await watcher.changedSince(filter.facilityId, seen, left);
+    if (left <= 0 || stop?.aborted) return { events, next: filter.after };
+    await watcher.changedSince(filter.facilityId, seen, left, stop);
   }
 }
 

@@ -12,9 +12,18 @@ import { newestEventIds } from './event.repository.js';
 export interface FeedWatcher {
   /** The newest event id of the facility as last probed; undefined when not known. */
   version(facilityId: number): number | undefined;
-  /** Resolves when the facility's newest id differs from `seen`, or after `timeoutMs`. */
-  changedSince(facilityId: number, seen: number | undefined, timeoutMs: number): Promise<void>;
-  /** Readers waiting now. */
+  /**
+   * Resolves when the facility's newest id differs from `seen`, after
+   * `timeoutMs`, or when `stop` aborts (the reader's key was revoked, its
+   * client went away).
+   */
+  changedSince(
+    facilityId: number,
+    seen: number | undefined,
+    timeoutMs: number,
+    stop?: AbortSignal,
+  ): Promise<void>;
+  /** Readers parked between two reads now (not every waiting request: long-requests.ts counts those). */
   waiting(): number;
   close(): void;
 }
@@ -48,18 +57,21 @@ export function watchFeed(db: Executor, intervalMs: number): FeedWatcher {
 
   return {
     version: (facilityId) => current.get(facilityId),
-    changedSince(facilityId, seen, timeoutMs) {
+    changedSince(facilityId, seen, timeoutMs, stop) {
+      if (stop?.aborted) return Promise.resolve();
       return new Promise<void>((resolve) => {
         const waiter: Waiter = {
           facilityId,
           seen,
           wake: () => {
             clearTimeout(deadline);
+            stop?.removeEventListener('abort', waiter.wake);
             waiters.delete(waiter);
             resolve();
           },
         };
         const deadline = setTimeout(waiter.wake, timeoutMs);
+        stop?.addEventListener('abort', waiter.wake, { once: true });
         waiters.add(waiter);
         schedule();
       });

@@ -15,7 +15,8 @@ export const Freeze = Type.Object(
     ends_on: Nullable(DateOnly, {
       description:
         'The last frozen day; null for the open-ended freeze a PATCH of the member to `frozen` opens, ' +
-        'until the member is active again',
+        'until the member is active again, or until the day before a planned freeze starts (it is then that ' +
+        'day)',
     }),
     reason,
     created_at: Timestamp,

@@ -145,9 +145,11 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Changes the fields sent; a PATCH that changes nothing changes neither `updated_at` nor the ETag. ' +
           'A status moves only as the table of `MemberStatus` allows (409 `invalid_status_transition`; to ' +
           "`frozen` while the policy's `allow_freeze` is false, 409 `freeze_not_allowed`); a move from " +
-          '`removed` restores the member. A move to `frozen` opens an open-ended freeze from today (409 ' +
-          '`freeze_overlap` when a freeze is planned; 422 `freeze_limit_exceeded` past the yearly limit), a ' +
-          'move from `frozen` ends the freeze under way today; `status_reason` may come with a move (a move ' +
+          '`removed` restores the member. A move to `frozen` freezes the member open-ended from today: a ' +
+          'freeze that ended today (frozen, then active, the same day) is under way again, and freezes planned ' +
+          'later stay planned (the open-ended freeze ends the day before the first of them starts, so the ' +
+          'member stays frozen through it); 422 `freeze_limit_exceeded` past the yearly limit. A move from ' +
+          '`frozen` ends the freeze under way today; `status_reason` may come with a move (a move ' +
           "without one clears it). Becoming `active` with the policy's `require_waiver` needs " +
           '`waiver_signed_at` (422 `waiver_required`). Setting `ends_on` schedules a cancellation (null ' +
           'clears it); a day already past cancels the member at once, as `expired`. Joining a plan, or coming back to one, needs an active plan of the ' +
@@ -163,7 +165,6 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
             'member_not_found',
             'invalid_status_transition',
             'freeze_not_allowed',
-            'freeze_overlap',
             'freeze_limit_exceeded',
             'waiver_required',
             'member_email_conflict',

@@ -120,7 +120,9 @@ export const Member = Type.Object(
       description:
         'The statuses a PATCH may move the member to now: the status table, less `frozen` while the ' +
         "policy's `allow_freeze` is false and less `active` while it has `require_waiver` and the member no " +
-        '`waiver_signed_at`. The yearly freeze limit is checked by the PATCH itself.',
+        '`waiver_signed_at`. `frozen` is offered whatever freezes the member has, since a PATCH to `frozen` ' +
+        'overlaps none (a freeze that ended today is resumed, planned ones stay); the yearly freeze limit is ' +
+        'checked by the PATCH itself.',
     }),
   },
   {

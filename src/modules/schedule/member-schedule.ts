@@ -52,7 +52,8 @@ export interface ScheduleOutcome<M> {
  * facility's time zone): a freeze starts (an active member becomes frozen), a
  * freeze ends (a frozen member becomes active again), the term ends (the
  * member becomes cancelled, its freeze under way ends with the term, the
- * freezes planned after it are cancelled). Every move is one the status
+ * freezes planned after it are cancelled). An open-ended freeze under way
+ * ends the day before a planned one starts. Every move is one the status
  * table allows; none takes a seat of a plan (frozen members hold theirs).
  * A freeze due to start while the member is neither active nor frozen is
  * cancelled. Pure: the caller writes what changed.
@@ -82,6 +83,12 @@ export function applyDue<M extends ScheduledMember>(
     } else if (event.kind === 'freeze_start') {
       changed.add(event.freeze);
       if (member.status === 'active' || member.status === 'frozen') {
+        // An open-ended freeze (a PATCH to frozen) gives way to a planned one: it ends the day before.
+        for (const open of freezes.filter((f) => f.state === 'under_way' && f.ends_on === null)) {
+          open.state = 'ended';
+          open.ends_on = addDays(event.on, -1);
+          changed.add(open);
+        }
         event.freeze.state = 'under_way';
         if (member.status === 'active') move('frozen', 'freeze_started');
       } else {

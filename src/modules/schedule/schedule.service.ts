@@ -84,8 +84,16 @@ export async function settleMember<M extends SettledMember>(
 }
 
 /**
- * A PATCH to `frozen` opens an open-ended freeze from today: it must not
- * overlap a planned freeze and counts toward the yearly limit like any other.
+ * A PATCH to `frozen` freezes the member open-ended from today, and is
+ * refused only by the yearly limit: `allowed_transitions`, which reads no
+ * freezes, offers it (docs/decisions.md, "A PATCH to frozen").
+ * - A freeze that ended today (a PATCH back to `active`, a removal) is
+ *   under way again, open-ended: frozen, unfrozen and frozen again on one
+ *   day is one freeze, which counts no more days than it did.
+ * - Freezes planned later stay planned: the open-ended freeze ends the day
+ *   before the first of them starts (member-schedule.ts), so the member is
+ *   frozen throughout. It counts toward the yearly limit as every open-ended
+ *   freeze does: to today.
  */
 export async function openFreezeOfStatusMove(
   trx: Executor,
@@ -95,8 +103,18 @@ export async function openFreezeOfStatusMove(
   maxDaysPerYear: number,
 ): Promise<void> {
   const freezes = await listFreezesOfMember(trx, member.id);
+  // An active member's freezes that count have ended (today at the latest) or are planned after today.
+  const endedToday = freezes.find((f) => f.state === 'ended' && f.ends_on === today);
+  const others = freezes.filter((f) => f !== endedToday && !(f.state === 'scheduled' && f.starts_on > today));
+  if (endedToday) {
+    const reopened: FreezeRow = { ...endedToday, state: 'under_way', ends_on: null, cancelled_at: null };
+    assertNoOverlap(reopened, others);
+    await updateFreeze(trx, reopened);
+    await auditFreeze(trx, context, endedToday, reopened);
+    return;
+  }
   const span = { starts_on: today, ends_on: null };
-  assertNoOverlap(span, freezes);
+  assertNoOverlap(span, others);
   assertWithinYearlyLimit(span, freezes, today, maxDaysPerYear);
   const freeze = await insertFreeze(trx, {
     facility_id: member.facility_id,
