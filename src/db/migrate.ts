@@ -16,6 +16,7 @@ import * as events from './migrations/0020_events.js';
 import * as webhooks from './migrations/0021_webhooks.js';
 import * as memberSearchSqlite from './migrations/0030_member_search_sqlite.js';
 import * as feedInCommitOrder from './migrations/0031_feed_in_commit_order.js';
+import * as memberImports from './migrations/0033_member_imports.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0021_webhooks': webhooks,
   '0030_member_search_sqlite': memberSearchSqlite,
   '0031_feed_in_commit_order': feedInCommitOrder,
+  '0033_member_imports': memberImports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
