@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Config } from './config.js';
+import type { DialectName } from './db/database.js';
 import { FieldError, Problem, ValidationProblem } from './http/responses.js';
 import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempotency.job.js';
 import type { SecretBox } from './infrastructure/secrets/secret-box.js';
+import type { BulkGovernor } from './jobs/bulk-governor.js';
 import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { AuditEvent, AuditEventList } from './modules/audit/audit.schemas.js';
@@ -12,8 +14,20 @@ import { Event, EventPage, EventTypeName } from './modules/events/event.schemas.
 import { pruneOldEvents } from './modules/events/events.job.js';
 import { freezeRoutes } from './modules/freezes/freeze.routes.js';
 import { Freeze, FreezeCreate, FreezeList } from './modules/freezes/freeze.schemas.js';
-import { type MemberImportLimits, memberCsvRoutes } from './modules/members/csv/member-csv.routes.js';
 import { MemberImportReport, MembersCsv } from './modules/members/csv/member-csv.schemas.js';
+import { type ExportLimits, memberExportRoutes } from './modules/members/csv/member-export.routes.js';
+import { memberImportRoutes } from './modules/members/csv/member-import.routes.js';
+import { MemberImport, MemberImportList } from './modules/members/csv/member-import.schemas.js';
+import type { UploadLimits } from './modules/members/csv/member-import.upload.js';
+import { rowValidator } from './modules/members/csv/member-import.validator.js';
+import {
+  IMPORT_CHUNK_MS,
+  IMPORT_LEASE_MS,
+  IMPORT_MAX_ATTEMPTS,
+  IMPORT_POLL_INTERVAL_MS,
+  type ImportWorkerSettings,
+} from './modules/members/csv/member-import.worker.js';
+import { pruneMemberImports } from './modules/members/csv/member-imports.job.js';
 import { memberRoutes } from './modules/members/member.routes.js';
 import {
   Member,
@@ -83,6 +97,8 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
   FreezeList,
   MembersCsv,
   MemberImportReport,
+  MemberImport,
+  MemberImportList,
   Policy,
   PolicyPatch,
   AuditEvent,
@@ -106,14 +122,15 @@ export const NAMED_SCHEMAS: readonly TSchema[] = [
 /** The resource modules' routes, in one list. */
 export async function registerModules(
   app: FastifyInstance,
-  options: { authMode: 'api-key' | 'none'; memberImport: MemberImportLimits },
+  options: { authMode: 'api-key' | 'none'; memberImport: UploadLimits; memberExport: ExportLimits },
 ): Promise<void> {
   await app.register(planRoutes);
   await app.register(templateRoutes);
   await app.register(entitlementRoutes);
   await app.register(memberRoutes);
   await app.register(freezeRoutes);
-  await app.register(memberCsvRoutes, options.memberImport);
+  await app.register(memberImportRoutes, options.memberImport);
+  await app.register(memberExportRoutes, options.memberExport);
   await app.register(policyRoutes);
   await app.register(auditRoutes);
   await app.register(sessionRoutes, { authMode: options.authMode });
@@ -131,7 +148,30 @@ export function periodicJobs(config: Config): PeriodicJob[] {
     ...PERIODIC_JOBS,
     pruneOldEvents(config.eventsRetentionDays),
     pruneOldDeliveries(config.eventsRetentionDays),
+    pruneMemberImports(config.memberImport.retentionDays),
   ];
+}
+
+/** The import worker's settings (it runs in serving processes, and in any that queues a job). */
+export function importWorkerSettings(
+  config: Config,
+  dialect: DialectName,
+  governor: BulkGovernor,
+  clock: () => Date,
+): ImportWorkerSettings {
+  return {
+    concurrency: config.memberImport.concurrency,
+    pollIntervalMs: IMPORT_POLL_INTERVAL_MS,
+    leaseMs: IMPORT_LEASE_MS,
+    maxAttempts: IMPORT_MAX_ATTEMPTS,
+    chunkMs: IMPORT_CHUNK_MS[dialect],
+    chunkMaxRows: config.memberImport.chunkRows,
+    governor,
+    clock,
+    maxRows: config.memberImport.maxRows,
+    validator: rowValidator(),
+    retentionMs: config.memberImport.retentionDays * 24 * 60 * 60 * 1000,
+  };
 }
 
 /** The webhook delivery worker's settings (it runs in serving processes, beside the jobs). */

@@ -35,6 +35,12 @@ const EXAMPLES: Record<ErrorCode, { detail: string; errors?: FieldError[] }> = {
   },
   webhook_endpoint_not_found: { detail: 'Facility 1 has no webhook endpoint 3' },
   delivery_not_found: { detail: 'Webhook endpoint 3 has no delivery 981' },
+  import_not_found: { detail: 'Facility 1 has no member import with id 17' },
+  import_in_progress: {
+    detail:
+      'Facility 1 has an import that is not finished (running): /admin/facilities/1/members/imports/17; ' +
+      'one import of a facility runs at a time',
+  },
   webhook_endpoint_limit: { detail: 'Facility 1 already has its maximum of 20 webhook endpoints' },
   invalid_webhook_url: { detail: 'A webhook URL must use https' },
   method_not_allowed: { detail: 'PUT is not allowed here; allowed: GET, HEAD, POST' },

@@ -94,7 +94,7 @@ export async function createMemberIn(
     }
   }
   assertEndsOn(values);
-  if (holdsSeat(values)) await assertSeatFree(trx, facilityId, values.plan_id as number);
+  if (holdsSeat(values)) await assertSeatFree(trx, context, facilityId, values.plan_id as number);
   const inserted = await insertMember(trx, facilityId, values, now).catch(
     rethrowConstraintViolation(facilityId, values),
   );
@@ -167,7 +167,7 @@ export async function patchMemberIn(
   if (next.plan_id !== null && (changes.plan_id !== undefined || takesSeat)) {
     await assertPlanUsable(trx, facilityId, next.plan_id);
   }
-  if (takesSeat) await assertSeatFree(trx, facilityId, next.plan_id as number);
+  if (takesSeat) await assertSeatFree(trx, context, facilityId, next.plan_id as number);
   if (changes.status === 'frozen') {
     await openFreezeOfStatusMove(trx, context, current, today, policy.max_freeze_days_per_year);
   } else if (changes.status !== undefined && current.status === 'frozen') {
@@ -240,10 +240,16 @@ async function assertPlanUsable(trx: Executor, facilityId: number, planId: numbe
 }
 
 /** Locks the plan row (PostgreSQL) so concurrent sign-ups are counted one after another. */
-async function assertSeatFree(trx: Executor, facilityId: number, planId: number): Promise<void> {
+async function assertSeatFree(
+  trx: Executor,
+  context: WriteContext,
+  facilityId: number,
+  planId: number,
+): Promise<void> {
   const plan = await findPlanById(trx, facilityId, planId, { lock: true });
   if (!plan || plan.max_members === null) return;
-  if ((await countSeatsTaken(trx, planId)) >= plan.max_members) {
+  const elsewhere = context.seatsTakenElsewhere?.(planId) ?? 0;
+  if ((await countSeatsTaken(trx, planId)) + elsewhere >= plan.max_members) {
     throw new AppError('plan_full', `Plan ${planId} already has its maximum of ${plan.max_members} members`);
   }
 }
