@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
@@ -72,7 +73,7 @@ export async function receiveBody(
   db: Db,
   request: FastifyRequest,
   upload: Upload,
-  body: AsyncIterable<Buffer>,
+  body: Readable,
   limits: UploadLimits,
 ): Promise<DigestedBody> {
   const hash = createHash('sha256');
@@ -88,7 +89,7 @@ export async function receiveBody(
     await insertChunk(db, importId, seq++, bytes);
   };
   async function* slices(): AsyncGenerator<Buffer> {
-    for await (const chunk of body) {
+    for await (const chunk of body.iterator({ destroyOnReturn: false })) {
       for (let at = 0; at < chunk.length; at += SLICE_BYTES) {
         // A body that arrives whole (app.inject's) is still read a slice a turn.
         if (at > 0) await nextTurn();
@@ -110,10 +111,26 @@ export async function receiveBody(
     if (importId === undefined) for await (const _slice of slices());
     else for await (const _row of readMemberCsv(slices(), limits.maxRows)) upload.rows += 1;
   } catch (error) {
-    if (request.raw.destroyed) throw new AppError('validation_error', 'The upload ended before its body did');
-    if (!(error instanceof AppError)) throw error;
-    // The rest of the body is not read: the connection closes after the answer.
+    if (!(error instanceof AppError)) {
+      if (request.raw.destroyed)
+        throw new AppError('validation_error', 'The upload ended before its body did');
+      throw error;
+    }
+    // The rest of the body is read and dropped, so that the client, still sending, reads the answer;
+    // past the size limit the connection closes after the answer instead.
+    if (error.code !== 'payload_too_large' && (await drained(body, limits.maxBytes - upload.bytes)))
+      throw error;
     throw new AppError(error.code, error.message, { headers: { ...error.headers, connection: 'close' } });
   }
   return new DigestedBody(hash.digest('hex'));
+}
+
+/** Reads the rest of a body and drops it; false when it holds more than `budget` bytes (then it stops). */
+async function drained(body: Readable, budget: number): Promise<boolean> {
+  let left = budget;
+  for await (const chunk of body.iterator({ destroyOnReturn: false })) {
+    left -= (chunk as Buffer).length;
+    if (left < 0) return false;
+  }
+  return true;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
 import { isUniqueViolation } from '../../../db/errors.js';
@@ -145,7 +146,7 @@ export function memberUploads(app: FastifyInstance, limits: UploadLimits) {
     }, UPLOAD_LEASE_MS / 3).unref();
   };
 
-  const receive = (request: FastifyRequest, body: AsyncIterable<Buffer>): Promise<DigestedBody> =>
+  const receive = (request: FastifyRequest, body: Readable): Promise<DigestedBody> =>
     receiveBody(app.db, request, request.memberUpload as Upload, body, limits);
 
   return { admit, receive };
