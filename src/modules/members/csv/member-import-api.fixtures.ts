@@ -42,8 +42,9 @@ export async function startImport(
 }
 
 /** Follows the job at `location` until it has finished; its last state. */
-export async function finishedJob(api: Api, location: string) {
-  let job: { state: string } & Record<string, unknown> = { state: 'queued' };
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+export async function finishedJob(api: Api, location: string): Promise<any> {
+  let job = { state: 'queued' };
   await waitUntil(async () => {
     job = (await api.get(location)).body;
     return isFinished(job);
