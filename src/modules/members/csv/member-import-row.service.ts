@@ -137,7 +137,9 @@ export async function importRow(
     tally.counts.failed += 1;
     for (const problem of problems) tally.errors.push({ row, line, ...problem });
   };
+  // Before the row's key is looked up: whether it matches depends on earlier rows, which a check cannot see.
   const repeated = job.keys.repeatedIn(cells);
+  if (repeated !== undefined) return fail([repeated]);
   await hooks.beforeRow?.(trx, cells);
   const matchKey = job.matchBy === 'none' ? undefined : cells[job.matchBy]?.trim() || undefined;
   const match =
@@ -163,7 +165,6 @@ export async function importRow(
     );
     return;
   }
-  if (repeated !== undefined) return fail([repeated]);
   const { context, facilityId } = job;
   try {
     await inSavepoint(trx, async () => {
