@@ -116,7 +116,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (ownsDatabase) app.addHook('onClose', () => database.close());
 
   // Every request that arrives is ordinary work that bulk work (imports, exports) makes room for.
-  const governor = createBulkGovernor();
+  const governor = createBulkGovernor({ share: config.bulkWorkShare / 100 });
   app.decorate('bulkGovernor', governor);
   app.addHook('onRequest', (_request, _reply, done) => {
     governor.noteRequest();

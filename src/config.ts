@@ -61,6 +61,8 @@ export interface Config {
   };
   /** CSV exports of members: how many a process streams at once, and one API key. */
   memberExport: { concurrency: number; perKey: number };
+  /** Percent of a process's time bulk work (import chunks, export pages) may take while requests arrive. */
+  bulkWorkShare: number;
   /** Events older than this many days are pruned from the feed (docs/webhooks.md). */
   eventsRetentionDays: number;
   /** How often a process looks for new events while feed readers long-poll, and the delivery worker looks for work. */
@@ -180,6 +182,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
       concurrency: readInteger(env, 'EXPORT_CONCURRENCY', 8, 1, 1000),
       perKey: readInteger(env, 'EXPORTS_PER_KEY', 4, 1, 1000),
     },
+    bulkWorkShare: readInteger(env, 'BULK_WORK_SHARE', 50, 10, 100),
     idempotencyMaxResponseBytes: readInteger(
       env,
       'IDEMPOTENCY_MAX_RESPONSE_BYTES',

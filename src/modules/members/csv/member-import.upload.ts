@@ -60,7 +60,7 @@ export function memberUploads(app: FastifyInstance, limits: UploadLimits) {
           request_id: String(request.id),
           created_at: clock().toISOString(),
           lease_token: token,
-          locked_until: leaseOf(0, token).until,
+          locked_until: new Date(clock().getTime() + UPLOAD_LEASE_MS).toISOString(),
         };
         return leaseOf(await insertReceivingImport(app.db, values), token);
       } catch (error) {

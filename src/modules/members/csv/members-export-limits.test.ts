@@ -9,7 +9,6 @@ import { connect, type Socket } from 'node:net';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
 import { type Api, assertProblem, describeEachDialect } from '../../../../test/harness.js';
-import { loadConfig } from '../../../config.js';
 import { waitUntil } from './member-import-api.fixtures.js';
 
 /** An export over a socket from `address`: resolves once its answer has begun (it holds its place then). */
