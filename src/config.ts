@@ -57,6 +57,7 @@ export interface Config {
     chunkRows: number;
     uploads: number;
     maxQueued: number;
+    uploadTimeoutMs: number;
     retentionDays: number;
   };
   /** CSV exports of members: how many a process streams at once, and one API key. */
@@ -176,6 +177,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
       chunkRows: 1000,
       uploads: readInteger(env, 'IMPORT_UPLOADS', 4, 1, 256),
       maxQueued: readInteger(env, 'IMPORT_MAX_QUEUED', 20, 1, 10_000),
+      uploadTimeoutMs: readInteger(env, 'IMPORT_UPLOAD_TIMEOUT_MS', 600_000, 1000, 3_600_000),
       retentionDays: readInteger(env, 'IMPORT_REPORT_RETENTION_DAYS', 7, 1, 3650),
     },
     memberExport: {

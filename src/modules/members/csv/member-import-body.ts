@@ -18,6 +18,8 @@ export interface UploadLimits {
   uploads: number;
   /** IMPORT_MAX_QUEUED: jobs waiting (and uploads under way) in all processes; more are 503. */
   maxQueued: number;
+  /** IMPORT_UPLOAD_TIMEOUT_MS: an upload whose body has not arrived by then is cut off. */
+  uploadTimeoutMs: number;
 }
 
 /** An upload this process receives: its job row, still `receiving`, or none for a retry that is only hashed. */
@@ -25,6 +27,8 @@ export interface Upload {
   lease: Lease | undefined;
   rows: number;
   bytes: number;
+  /** The whole body arrived. */
+  received: boolean;
   /** Made a queued job: no longer this request's to discard. */
   queued: boolean;
   released: boolean;
@@ -122,6 +126,7 @@ export async function receiveBody(
       throw error;
     throw new AppError(error.code, error.message, { headers: { ...error.headers, connection: 'close' } });
   }
+  upload.received = true;
   return new DigestedBody(hash.digest('hex'));
 }
 

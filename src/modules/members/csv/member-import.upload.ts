@@ -103,16 +103,26 @@ export function memberUploads(app: FastifyInstance, limits: UploadLimits) {
     }
     receiving += 1;
     let renewal: NodeJS.Timeout | undefined;
+    // A body that has not arrived by IMPORT_UPLOAD_TIMEOUT_MS (one trickled to hold the place) is cut off.
+    const deadline = setTimeout(() => {
+      if (upload.received) return;
+      request.log.warn(
+        'member import: an upload took longer than IMPORT_UPLOAD_TIMEOUT_MS; its connection is closed',
+      );
+      request.raw.destroy();
+    }, limits.uploadTimeoutMs).unref();
     const upload: Upload = {
       lease: undefined,
       rows: 0,
       bytes: 0,
+      received: false,
       queued: false,
       release: () => {
         if (upload.released) return;
         upload.released = true;
         receiving -= 1;
         clearInterval(renewal);
+        clearTimeout(deadline);
         if (upload.lease && !upload.queued) {
           deleteImport(app.db, upload.lease.id).catch((error) =>
             request.log.warn({ err: error }, 'member import: an upload that ended was not deleted'),

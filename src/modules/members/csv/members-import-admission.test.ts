@@ -147,3 +147,29 @@ describeEachDialect(
   },
   { memberImport: { ...DEFAULTS, maxQueued: 1 } },
 );
+
+describeEachDialect(
+  'member import uploads: how long one may take',
+  (api) => {
+    const port = listening(api);
+
+    test('IMPORT_UPLOAD_TIMEOUT_MS: an upload trickled past it is cut off, and its place given back', async () => {
+      const trickled = partialUpload(port(), api.newFacility(), 100_000);
+      const trickle = setInterval(() => trickled.write('Ann\n'), 100);
+      try {
+        await waitUntil(async () => (await receivingUploads(api)) === 1, 'the upload to be received');
+        await Promise.race([
+          once(trickled, 'close'),
+          new Promise((_, reject) =>
+            setTimeout(() => reject(new Error('timed out waiting for the cut')), 10_000),
+          ),
+        ]);
+      } finally {
+        clearInterval(trickle);
+      }
+      await waitUntil(async () => (await receivingUploads(api)) === 0, 'the cut upload to be given up');
+      assert.equal((await importCsv(api, api.newFacility(), 'first_name\nAnn\n')).status, 200);
+    });
+  },
+  { memberImport: { ...DEFAULTS, uploads: 1, uploadTimeoutMs: 1000 } },
+);
