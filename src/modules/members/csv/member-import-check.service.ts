@@ -1,9 +1,10 @@
 import type { Db, Executor } from '../../../db/database.js';
+import { isUniqueViolation } from '../../../db/errors.js';
 import { planQueriesPerCall } from '../../../db/transaction-planning.js';
-import { inWriteTransaction } from '../../../journal/journal.js';
+import { inSavepoint, inWriteTransaction } from '../../../journal/journal.js';
 import { readPolicySettings } from '../../policy/policy.service.js';
 import { countSeatsOfCappedPlans, updateMember } from '../member.repository.js';
-import { type ChunkSettings, forEachChunk, type RowQueue } from './member-import-chunks.js';
+import { type ChunkSettings, forEachChunk, inRowAttempts, type RowQueue } from './member-import-chunks.js';
 import type { ImportTotals } from './member-import-report.js';
 import { emptyTally, importRow, type RowHooks, type RowJob } from './member-import-row.service.js';
 
@@ -25,18 +26,24 @@ class CheckCarry {
   readonly #seats = new Map<number, number>();
   /** A key an earlier chunk's row changed away from a member: that member and the value it then had. */
   readonly #freed = new Map<string, { memberId: number; column: KeyColumn; value: string | null }>();
+  /** Keys this chunk's rows freed: carried once its attempt has run to its end. */
+  #freedInChunk: [string, { memberId: number; column: KeyColumn; value: string | null }][] = [];
   /** The freed keys made visible in this chunk's transaction. */
   readonly #applied = new Set<string>();
 
   seatsTakenElsewhere = (planId: number) => this.#seats.get(planId) ?? 0;
 
-  startChunk(): void {
+  /** A chunk's attempt begins: a fresh transaction, in which no freed key is visible yet. */
+  startAttempt(): void {
     this.#applied.clear();
+    this.#freedInChunk = [];
   }
 
-  addSeats(before: Map<number, number>, after: Map<number, number>): void {
-    for (const plan of new Set([...before.keys(), ...after.keys()])) {
-      const taken = (after.get(plan) ?? 0) - (before.get(plan) ?? 0);
+  /** A chunk's attempt ran all its rows: what they did is carried to the next chunks. */
+  endAttempt(seatsBefore: Map<number, number>, seatsAfter: Map<number, number>): void {
+    for (const [key, freed] of this.#freedInChunk) this.#freed.set(key, freed);
+    for (const plan of new Set([...seatsBefore.keys(), ...seatsAfter.keys()])) {
+      const taken = (seatsAfter.get(plan) ?? 0) - (seatsBefore.get(plan) ?? 0);
       if (taken !== 0) this.#seats.set(plan, this.seatsTakenElsewhere(plan) + taken);
     }
   }
@@ -52,7 +59,7 @@ class CheckCarry {
       for (const column of ['email', 'external_id'] as const) {
         const was = match[column];
         if (was !== null && (after[column] === null || keyOf(column, after[column]) !== keyOf(column, was))) {
-          this.#freed.set(keyOf(column, was), { memberId, column, value: after[column] });
+          this.#freedInChunk.push([keyOf(column, was), { memberId, column, value: after[column] }]);
         }
       }
     },
@@ -65,7 +72,13 @@ class CheckCarry {
     this.#applied.add(key);
     // The value it took may itself have been freed by a still earlier row: that one first.
     if (freed.value !== null) await this.#apply(trx, keyOf(freed.column, freed.value));
-    await updateMember(trx, freed.memberId, { [freed.column]: freed.value }, new Date().toISOString());
+    // Someone else may have taken the value since: the check then sees the facility as it is.
+    const change = { [freed.column]: freed.value };
+    await inSavepoint(trx, () => updateMember(trx, freed.memberId, change, new Date().toISOString())).catch(
+      (error) => {
+        if (!isUniqueViolation(error)) throw error;
+      },
+    );
   }
 }
 
@@ -85,30 +98,34 @@ export async function checkRows(
   onChunk: () => Promise<void>,
 ): Promise<void> {
   const carry = new CheckCarry();
+  const isolation = { next: false };
   await forEachChunk(rows, settings, async (next) => {
-    const tally = emptyTally();
-    carry.startChunk();
-    try {
-      // The journal is appended when the work returns: thrown out of, it never is.
-      await inWriteTransaction(db, async (trx) => {
-        await planQueriesPerCall(trx);
-        const policy = await readPolicySettings(trx, job.facilityId);
-        const seatsBefore = await countSeatsOfCappedPlans(trx, job.facilityId);
-        const context = {
-          ...job.context,
-          now: settings.clock(),
-          seatsTakenElsewhere: carry.seatsTakenElsewhere,
-        };
-        const chunkJob = { ...job, context };
-        for (let row = next(); row !== undefined; row = next()) {
-          await importRow(trx, chunkJob, policy, row, tally, carry.hooks);
-        }
-        carry.addSeats(seatsBefore, await countSeatsOfCappedPlans(trx, job.facilityId));
-        throw new RolledBack();
-      });
-    } catch (error) {
-      if (!(error instanceof RolledBack)) throw error;
-    }
+    let tally = emptyTally();
+    await inRowAttempts(next, job.keys, isolation, async (take, isolated) => {
+      tally = emptyTally();
+      carry.startAttempt();
+      try {
+        // The journal is appended when the work returns: thrown out of, it never is.
+        await inWriteTransaction(db, async (trx) => {
+          await planQueriesPerCall(trx);
+          const policy = await readPolicySettings(trx, job.facilityId);
+          const seatsBefore = await countSeatsOfCappedPlans(trx, job.facilityId);
+          const context = {
+            ...job.context,
+            now: settings.clock(),
+            seatsTakenElsewhere: carry.seatsTakenElsewhere,
+          };
+          const chunkJob = { ...job, context };
+          for (let row = take(); row !== undefined; row = take()) {
+            await importRow(trx, chunkJob, policy, row, tally, carry.hooks, isolated);
+          }
+          carry.endAttempt(seatsBefore, await countSeatsOfCappedPlans(trx, job.facilityId));
+          throw new RolledBack();
+        });
+      } catch (error) {
+        if (!(error instanceof RolledBack)) throw error;
+      }
+    });
     totals.add(tally);
     await onChunk();
   });

@@ -68,6 +68,23 @@ const COLUMN_OF_CODE: Partial<Record<ErrorCode, string>> = {
 export class FileKeys {
   readonly #emails = new Set<string>();
   readonly #externalIds = new Set<string>();
+  /** The keys seen since mark(): rewind() forgets them (a chunk whose rows run again). */
+  #sinceMark: [Set<string>, string][] = [];
+
+  mark(): void {
+    this.#sinceMark = [];
+  }
+
+  rewind(): void {
+    for (const [set, key] of this.#sinceMark) set.delete(key);
+    this.#sinceMark = [];
+  }
+
+  #see(set: Set<string>, key: string | undefined): void {
+    if (key === undefined || set.has(key)) return;
+    set.add(key);
+    this.#sinceMark.push([set, key]);
+  }
 
   /** The row's repeated key, as the API words its conflict; then the row's keys count as seen. */
   repeatedIn(
@@ -89,8 +106,8 @@ export class FileKeys {
         message: `A member with external_id ${cells.external_id} already exists in this facility`,
       };
     }
-    if (email !== undefined) this.#emails.add(email);
-    if (externalId !== undefined) this.#externalIds.add(externalId);
+    this.#see(this.#emails, email);
+    this.#see(this.#externalIds, externalId);
     return repeated;
   }
 }
@@ -120,9 +137,22 @@ export interface RowJob {
 }
 
 /**
+ * A row's write failed outside a savepoint: its chunk's transaction is no
+ * longer of use (on PostgreSQL it is aborted) and its rows must run again,
+ * each in a savepoint.
+ */
+export class RowNeedsIsolation extends Error {
+  constructor(readonly failure: unknown) {
+    super('a row failed outside a savepoint');
+  }
+}
+
+/**
  * Tries one row, as a POST (no match) or a PATCH (a match) of its fields
- * would be, in a savepoint: a failing row leaves nothing and is tallied with
- * its problems; the rows after it see the ones before.
+ * would be. `isolated`: in a savepoint, so that a failing row leaves nothing
+ * and is tallied with its problems, the rows after it seeing the ones
+ * before. Not isolated (two statements fewer a row), a write that fails
+ * throws RowNeedsIsolation.
  */
 export async function importRow(
   trx: Executor,
@@ -130,7 +160,8 @@ export async function importRow(
   policy: PolicySettings,
   { row, line, cells }: CsvRow,
   tally: Tally,
-  hooks: RowHooks = {},
+  hooks: RowHooks,
+  isolated: boolean,
 ): Promise<void> {
   tally.counts.rows += 1;
   const fail = (problems: { column: string | null; code: ErrorCode; message: string }[]) => {
@@ -166,25 +197,27 @@ export async function importRow(
     return;
   }
   const { context, facilityId } = job;
-  try {
-    await inSavepoint(trx, async () => {
-      if (memberId === undefined) {
-        let created = await createMemberIn(trx, context, facilityId, createBody as MemberCreate, policy);
-        if (moveAfterCreate)
-          created = await patchMemberIn(trx, context, facilityId, created.id, { status } as MemberPatch);
-        tally.counts.created += 1;
-        hooks.written?.({ row, memberId: created.id, match, after: created, before: null });
-      } else {
-        const before = (await hooks.beforeUpdate?.(trx, memberId)) ?? null;
-        const after = await patchMemberIn(trx, context, facilityId, memberId, fields as MemberPatch);
-        if (after.updated_at === match?.updated_at) tally.counts.unchanged += 1;
-        else {
-          tally.counts.updated += 1;
-          hooks.written?.({ row, memberId, match, after, before });
-        }
+  const write = async () => {
+    if (memberId === undefined) {
+      let created = await createMemberIn(trx, context, facilityId, createBody as MemberCreate, policy);
+      if (moveAfterCreate)
+        created = await patchMemberIn(trx, context, facilityId, created.id, { status } as MemberPatch);
+      tally.counts.created += 1;
+      hooks.written?.({ row, memberId: created.id, match, after: created, before: null });
+    } else {
+      const before = (await hooks.beforeUpdate?.(trx, memberId)) ?? null;
+      const after = await patchMemberIn(trx, context, facilityId, memberId, fields as MemberPatch);
+      if (after.updated_at === match?.updated_at) tally.counts.unchanged += 1;
+      else {
+        tally.counts.updated += 1;
+        hooks.written?.({ row, memberId, match, after, before });
       }
-    });
+    }
+  };
+  try {
+    await (isolated ? inSavepoint(trx, write) : write());
   } catch (error) {
+    if (!isolated) throw new RowNeedsIsolation(error);
     if (!(error instanceof AppError)) throw error;
     fail([{ column: COLUMN_OF_CODE[error.code] ?? null, code: error.code, message: error.message }]);
   }

@@ -5,7 +5,13 @@ import { readPolicySettings } from '../../policy/policy.service.js';
 import { listFreezesOfMember } from '../../schedule/schedule.repository.js';
 import { findMemberById } from '../member.repository.js';
 import { type Lease, updateLeasedImport } from './member-import.repository.js';
-import { type ChunkSettings, forEachChunk, LeaseLost, type RowQueue } from './member-import-chunks.js';
+import {
+  type ChunkSettings,
+  forEachChunk,
+  inRowAttempts,
+  LeaseLost,
+  type RowQueue,
+} from './member-import-chunks.js';
 import { insertWrites } from './member-import-data.repository.js';
 import type { ImportTotals } from './member-import-report.js';
 import {
@@ -52,29 +58,32 @@ export async function writeRows(
   pass: WritePass,
   onChunk: () => Promise<void>,
 ): Promise<void> {
+  const isolation = { next: false };
   await forEachChunk(rows, settings, async (next) => {
-    const tally = emptyTally();
-    const writes: { import_id: number; row: number; member_id: number; before: string | null }[] = [];
-    const hooks: RowHooks = pass.abort
-      ? {
-          beforeUpdate: (trx, memberId) => beforePatch(trx, job.facilityId, memberId),
-          written: ({ row, memberId, before }) =>
-            writes.push({ import_id: pass.importId, row, member_id: memberId, before }),
+    await inRowAttempts(next, job.keys, isolation, async (take, isolated) => {
+      const tally = emptyTally();
+      const writes: { import_id: number; row: number; member_id: number; before: string | null }[] = [];
+      const hooks: RowHooks = pass.abort
+        ? {
+            beforeUpdate: (trx, memberId) => beforePatch(trx, job.facilityId, memberId),
+            written: ({ row, memberId, before }) =>
+              writes.push({ import_id: pass.importId, row, member_id: memberId, before }),
+          }
+        : {};
+      await inWriteTransaction(db, async (trx) => {
+        await planQueriesPerCall(trx);
+        // Once a chunk, not once a row: every row of it is checked against the policy it started with.
+        const policy = await readPolicySettings(trx, job.facilityId);
+        const chunkJob = { ...job, context: { ...job.context, now: settings.clock() } };
+        for (let row = take(); row !== undefined; row = take()) {
+          await importRow(trx, chunkJob, policy, row, tally, hooks, isolated);
+          if (pass.abort && tally.counts.failed > 0) throw new WriteFailed(tally);
         }
-      : {};
-    await inWriteTransaction(db, async (trx) => {
-      await planQueriesPerCall(trx);
-      // Once a chunk, not once a row: every row of it is checked against the policy it started with.
-      const policy = await readPolicySettings(trx, job.facilityId);
-      const chunkJob = { ...job, context: { ...job.context, now: settings.clock() } };
-      for (let row = next(); row !== undefined; row = next()) {
-        await importRow(trx, chunkJob, policy, row, tally, hooks);
-        if (pass.abort && tally.counts.failed > 0) throw new WriteFailed(tally);
-      }
-      await insertWrites(trx, writes);
-      totals.add(tally);
-      if (!(await updateLeasedImport(trx, pass.lease(), totals.progress())))
-        throw new LeaseLost(pass.importId);
+        await insertWrites(trx, writes);
+        totals.add(tally);
+        if (!(await updateLeasedImport(trx, pass.lease(), totals.progress())))
+          throw new LeaseLost(pass.importId);
+      });
     });
     await onChunk();
   });
