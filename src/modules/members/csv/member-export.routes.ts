@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
+import { sendProblem } from '../../../http/error-handler.js';
 import { problemResponses } from '../../../http/responses.js';
 import { FacilityParams, Ref } from '../../../http/schemas.js';
 import { memberFilterOf } from '../member.schemas.js';
@@ -34,12 +35,12 @@ export const memberExportRoutes: FastifyPluginAsyncTypebox<ExportLimits> = async
       );
     }
     if (streaming >= limits.concurrency) {
-      throw new AppError(
-        'service_unavailable',
-        `This process streams ${streaming} exports already; retry shortly`,
-        {
-          headers: { 'retry-after': RETRY_AFTER_SECONDS },
-        },
+      // Answered here, not logged as the error handler logs a lost database.
+      const busy = `This process streams ${streaming} exports already; retry shortly`;
+      return sendProblem(
+        request,
+        reply,
+        new AppError('service_unavailable', busy, { headers: { 'retry-after': RETRY_AFTER_SECONDS } }),
       );
     }
     streaming += 1;

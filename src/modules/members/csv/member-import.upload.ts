@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
 import { isUniqueViolation } from '../../../db/errors.js';
+import { sendProblem } from '../../../http/error-handler.js';
 import { collectRequestErrors } from '../../../http/validation.js';
 import { collectionPathOf } from '../../../http/write-request.js';
 import {
@@ -85,7 +86,7 @@ export function memberUploads(app: FastifyInstance, limits: UploadLimits) {
     }
   };
 
-  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+  const admitOrRefuse = async (request: FastifyRequest, reply: FastifyReply) => {
     const problems = collectRequestErrors(request);
     if (problems.length > 0) throw Object.assign(new Error('invalid request'), { validation: [] });
     if (!/^text\/csv\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
@@ -154,6 +155,18 @@ export function memberUploads(app: FastifyInstance, limits: UploadLimits) {
       upload.lease = leaseOf(held.id, held.token);
       updateLeasedImport(app.db, upload.lease, {}).catch(() => {});
     }, UPLOAD_LEASE_MS / 3).unref();
+  };
+
+  // A refusal for load is answered here, not logged as the error handler logs a lost database.
+  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      await admitOrRefuse(request, reply);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'service_unavailable') {
+        return sendProblem(request, reply, error);
+      }
+      throw error;
+    }
   };
 
   const receive = (request: FastifyRequest, body: Readable): Promise<DigestedBody> =>
