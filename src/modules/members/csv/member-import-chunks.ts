@@ -1,6 +1,7 @@
 import type { BulkGovernor } from '../../../jobs/bulk-governor.js';
 import type { CsvRow } from './member-csv.reader.js';
-import { type FileKeys, RowNeedsIsolation } from './member-import-row.service.js';
+import type { FileKeys } from './member-import-file-keys.js';
+import { RowNeedsIsolation } from './member-import-row.service.js';
 
 /** How an import cuts its rows into transactions. */
 export interface ChunkSettings {

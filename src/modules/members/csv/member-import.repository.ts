@@ -1,10 +1,8 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
-import type { ErrorCode } from '../../../core/errors.js';
 import type { Executor } from '../../../db/database.js';
 import { dialectOf } from '../../../db/dialect.js';
 import { type PageRead, type RowSizes, readPageRows } from '../../../db/page-rows.js';
 import type { MemberImportsTable } from '../../../db/schema.js';
-import type { MemberImport } from './member-import.schemas.js';
 
 export type ImportRow = Selectable<MemberImportsTable>;
 type NewImport = Pick<
@@ -29,29 +27,6 @@ export interface Lease {
 
 /** States of a job that is not finished: at most one per facility (the partial unique index). */
 export const UNFINISHED_STATES = ['receiving', 'queued', 'running'] as const;
-
-/** A job as clients see it. */
-export function toMemberImport(row: ImportRow): MemberImport {
-  const finished = row.state === 'succeeded' || row.state === 'failed';
-  return {
-    id: row.id,
-    facility_id: row.facility_id,
-    state: row.state as MemberImport['state'],
-    dry_run: row.dry_run === 1,
-    match_by: row.match_by as MemberImport['match_by'],
-    on_error: row.on_error as MemberImport['on_error'],
-    progress: { phase: row.phase, rows_done: row.rows_done, rows_total: row.rows_total },
-    report: finished && row.report !== null ? JSON.parse(row.report) : null,
-    error:
-      row.state === 'failed' && row.error_code !== null
-        ? { code: row.error_code as ErrorCode, message: row.error_message ?? '' }
-        : null,
-    created_at: row.created_at,
-    started_at: row.started_at,
-    finished_at: row.finished_at,
-    expires_at: row.expires_at,
-  };
-}
 
 /** A job for an upload about to be received; a unique violation when the facility has an unfinished one. */
 export async function insertReceivingImport(db: Executor, values: NewImport): Promise<number> {

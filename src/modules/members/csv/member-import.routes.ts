@@ -11,13 +11,7 @@ import { createValidatorCompiler } from '../../../http/validation.js';
 import { IdempotencyHeaders } from '../../../infrastructure/idempotency/idempotency.hooks.js';
 import { inWriteTransaction } from '../../../journal/journal.js';
 import { MemberImportQuery, MembersCsv } from './member-csv.schemas.js';
-import {
-  findImport,
-  type ImportRow,
-  listImports,
-  queueUpload,
-  toMemberImport,
-} from './member-import.repository.js';
+import { findImport, type ImportRow, listImports, queueUpload } from './member-import.repository.js';
 import {
   MemberImport,
   MemberImportList,
@@ -27,6 +21,7 @@ import {
 } from './member-import.schemas.js';
 import { importsPathOf, memberUploads, type UploadLimits } from './member-import.upload.js';
 import { IMPORT_ROUTE_DESCRIPTION } from './member-import-route-docs.js';
+import { toMemberImport } from './member-import-view.js';
 
 /** How often a POST with `wait` looks at a job that another process runs. */
 const WAIT_POLL_MS = 250;

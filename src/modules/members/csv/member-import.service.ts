@@ -5,8 +5,9 @@ import { type ImportRow, type Lease, updateLeasedImport } from './member-import.
 import { checkRows } from './member-import-check.service.js';
 import { type ChunkSettings, LeaseLost, RowQueue } from './member-import-chunks.js';
 import { deleteChunks, deleteWrites, findChunk } from './member-import-data.repository.js';
+import { FileKeys } from './member-import-file-keys.js';
 import { ImportTotals } from './member-import-report.js';
-import { FileKeys, type MatchBy, type RowJob, type RowValidator } from './member-import-row.service.js';
+import type { MatchBy, RowJob, RowValidator } from './member-import-row.service.js';
 import { undoWrites } from './member-import-undo.service.js';
 import { WriteFailed, writeRows } from './member-import-write.service.js';
 
