@@ -34,6 +34,8 @@ export interface Upload {
   released: boolean;
   /** Gives the upload's place in this process back, and deletes its job row unless it was queued. */
   release(): void;
+  /** Deletes its job row unless it was queued. */
+  discard(): Promise<void>;
 }
 
 declare module 'fastify' {

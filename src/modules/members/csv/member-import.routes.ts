@@ -69,6 +69,10 @@ export const memberImportRoutes: FastifyPluginAsyncTypebox<UploadLimits> = async
       // Before the body is read: parameters, media type, size, this process's uploads, the jobs waiting,
       // and the facility's unfinished import (after authentication, which runs first).
       onRequest: uploads.admit,
+      onSend: async (request, _reply, payload) => {
+        await uploads.settle(request);
+        return payload;
+      },
       // The body is bytes, read row by row: each row is validated as the JSON body of a POST or PATCH.
       validatorCompiler: (route) =>
         route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : compileAsTheApp(route as never),

@@ -124,13 +124,17 @@ export function memberUploads(app: FastifyInstance, limits: UploadLimits) {
         receiving -= 1;
         clearInterval(renewal);
         clearTimeout(deadline);
-        if (upload.lease && !upload.queued) {
-          deleteImport(app.db, upload.lease.id).catch((error) =>
-            request.log.warn({ err: error }, 'member import: an upload that ended was not deleted'),
-          );
-        }
+        void upload.discard();
       },
       released: false,
+      discard: () => {
+        if (!upload.lease || upload.queued) return Promise.resolve();
+        const { id } = upload.lease;
+        upload.lease = undefined;
+        return deleteImport(app.db, id).catch((error) =>
+          request.log.warn({ err: error }, 'member import: an upload that ended was not deleted'),
+        );
+      },
     };
     // After the answer, or when the client goes away first.
     reply.raw.once('close', upload.release);
@@ -169,10 +173,18 @@ export function memberUploads(app: FastifyInstance, limits: UploadLimits) {
     }
   };
 
+  /**
+   * Before any answer but the job's 202 (a refusal of the file, a replay of an Idempotency-Key):
+   * the upload's job row is gone by the time the client reads it, so that it may send again at once.
+   */
+  const settle = async (request: FastifyRequest) => {
+    await request.memberUpload?.discard();
+  };
+
   const receive = (request: FastifyRequest, body: Readable): Promise<DigestedBody> =>
     receiveBody(app.db, request, request.memberUpload as Upload, body, limits);
 
-  return { admit, receive };
+  return { admit, receive, settle };
 }
 
 /** The path of the facility's imports, from the path of a POST to `…/members/import` (BASE_PATH included). */
