@@ -34,10 +34,18 @@ import { healthRoutes } from './infrastructure/health/health.routes.js';
 import { registerIdempotency } from './infrastructure/idempotency/idempotency.hooks.js';
 import { type SecretBox, secretBox } from './infrastructure/secrets/secret-box.js';
 import { loadSecretsKey } from './infrastructure/secrets/secrets-key.js';
+import { type BulkGovernor, createBulkGovernor } from './jobs/bulk-governor.js';
 import { startJobs } from './jobs/job-runner.js';
+import { createImportWorker } from './modules/members/csv/member-import.worker.js';
 import { loadTemplateCatalog, type TemplateCatalog } from './modules/templates/template.catalog.js';
 import { type DeliveryWorker, startDeliveryWorker } from './modules/webhooks/delivery.worker.js';
-import { deliveryWorkerSettings, namedSchemas, periodicJobs, registerModules } from './modules.js';
+import {
+  deliveryWorkerSettings,
+  importWorkerSettings,
+  namedSchemas,
+  periodicJobs,
+  registerModules,
+} from './modules.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,6 +59,8 @@ declare module 'fastify' {
     pageMaxBytes: number;
     /** The service's clock (BuildOptions.now): "today" in a facility, the schedule, write times. */
     now: Clock;
+    /** Shares the process between ordinary requests and bulk work (import chunks, export pages). */
+    bulkGovernor: BulkGovernor;
   }
 }
 
@@ -105,18 +115,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', () => keyChanges.close());
   if (ownsDatabase) app.addHook('onClose', () => database.close());
 
-  // Background work runs in a serving process only, not in a test's or the CLI's app;
-  // it stops before anything closes the database (preClose runs before every onClose).
-  let jobs: ReturnType<typeof startJobs> | undefined;
-  let deliveries: DeliveryWorker | undefined;
-  app.addHook('onListen', async () => {
-    jobs ??= startJobs(database.db, periodicJobs(config), app.log, clock);
-    if (app.secrets)
-      deliveries ??= startDeliveryWorker(database.db, deliveryWorkerSettings(config, app.secrets), app.log);
-    else app.log.warn('webhooks are off: SECRETS_KEY is not set (it is required on PostgreSQL)');
-  });
-  app.addHook('preClose', async () => {
-    await Promise.all([jobs?.stop(), deliveries?.stop()]);
+  // Every request that arrives is ordinary work that bulk work (imports, exports) makes room for.
+  const governor = createBulkGovernor({ share: config.bulkWorkShare / 100 });
+  app.decorate('bulkGovernor', governor);
+  app.addHook('onRequest', (_request, _reply, done) => {
+    governor.noteRequest();
+    done();
   });
 
   limitClients(app, config);
@@ -124,6 +128,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const schemas = namedSchemas();
   app.setValidatorCompiler(createValidatorCompiler(schemas));
   for (const schema of schemas) app.addSchema(schema);
+
+  // Background work runs in a serving process only, not in a test's or the CLI's app (the import
+  // worker also in any process that queues a job); it stops before anything closes the database
+  // (preClose runs before every onClose).
+  let jobs: ReturnType<typeof startJobs> | undefined;
+  let deliveries: DeliveryWorker | undefined;
+  const imports = createImportWorker(
+    database.db,
+    importWorkerSettings(config, database.dialect, governor, clock),
+    app.log,
+  );
+  app.decorate('importWorker', imports);
+  app.addHook('onListen', async () => {
+    jobs ??= startJobs(database.db, periodicJobs(config), app.log, clock);
+    imports.start();
+    if (app.secrets)
+      deliveries ??= startDeliveryWorker(database.db, deliveryWorkerSettings(config, app.secrets), app.log);
+    else app.log.warn('webhooks are off: SECRETS_KEY is not set (it is required on PostgreSQL)');
+  });
+  app.addHook('preClose', async () => {
+    await Promise.all([jobs?.stop(), deliveries?.stop(), imports.stop()]);
+  });
   registerResponseHeaders(app);
   registerRequestLog(app, logger);
   registerErrorHandler(app, { maxErrors: config.problemMaxErrors });

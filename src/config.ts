@@ -45,8 +45,25 @@ export interface Config {
   stallTimeoutMs: number;
   /** Whether the web console is served at /console/ (CONSOLE=off turns it off). */
   console: boolean;
-  /** CSV imports of members: the largest body, the most rows, and how many a process runs at once. */
-  memberImport: { maxBytes: number; maxRows: number; concurrency: number; chunkRows: number };
+  /**
+   * CSV imports of members, run as jobs: the largest body, the most rows, jobs a process runs at once,
+   * the most rows one chunk (transaction) takes, uploads a process receives at once, jobs that may
+   * wait in all, and how many days a finished job's report is kept.
+   */
+  memberImport: {
+    maxBytes: number;
+    maxRows: number;
+    concurrency: number;
+    chunkRows: number;
+    uploads: number;
+    maxQueued: number;
+    uploadTimeoutMs: number;
+    retentionDays: number;
+  };
+  /** CSV exports of members: how many a process streams at once, and one API key. */
+  memberExport: { concurrency: number; perKey: number };
+  /** Percent of a process's time bulk work (import chunks, export pages) may take while requests arrive. */
+  bulkWorkShare: number;
   /** Events older than this many days are pruned from the feed (docs/webhooks.md). */
   eventsRetentionDays: number;
   /** How often a process looks for new events while feed readers long-poll, and the delivery worker looks for work. */
@@ -163,9 +180,18 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
       maxBytes: readInteger(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 256 * 1024 * 1024),
       maxRows: readInteger(env, 'IMPORT_MAX_ROWS', 50_000, 1, 1_000_000),
       concurrency: readInteger(env, 'IMPORT_CONCURRENCY', 2, 1, 64),
-      // Not a setting: small enough that a chunk holds the database for tens of milliseconds.
-      chunkRows: 500,
+      // Not a setting: a chunk ends by its time (member-import-chunks.ts) long before this many rows.
+      chunkRows: 1000,
+      uploads: readInteger(env, 'IMPORT_UPLOADS', 4, 1, 256),
+      maxQueued: readInteger(env, 'IMPORT_MAX_QUEUED', 20, 1, 10_000),
+      uploadTimeoutMs: readInteger(env, 'IMPORT_UPLOAD_TIMEOUT_MS', 600_000, 1000, 3_600_000),
+      retentionDays: readInteger(env, 'IMPORT_REPORT_RETENTION_DAYS', 7, 1, 3650),
     },
+    memberExport: {
+      concurrency: readInteger(env, 'EXPORT_CONCURRENCY', 8, 1, 1000),
+      perKey: readInteger(env, 'EXPORTS_PER_KEY', 4, 1, 1000),
+    },
+    bulkWorkShare: readInteger(env, 'BULK_WORK_SHARE', 50, 10, 100),
     idempotencyMaxResponseBytes: readInteger(
       env,
       'IDEMPOTENCY_MAX_RESPONSE_BYTES',

@@ -1,16 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Config } from './config.js';
+import type { DialectName } from './db/database.js';
 import { problemSchemas } from './http/responses.js';
 import type { ServiceModule } from './http/service-module.js';
 import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempotency.job.js';
 import type { SecretBox } from './infrastructure/secrets/secret-box.js';
+import type { BulkGovernor } from './jobs/bulk-governor.js';
 import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditResourceTypeSchema } from './modules/audit/audit.schemas.js';
 import { auditModule } from './modules/audit/index.js';
 import { eventsModule } from './modules/events/index.js';
 import { freezesModule } from './modules/freezes/index.js';
 import { memberCsvModule } from './modules/members/csv/index.js';
+import { rowValidator } from './modules/members/csv/member-import.validator.js';
+import {
+  IMPORT_CHUNK_MS,
+  IMPORT_LEASE_MS,
+  IMPORT_MAX_ATTEMPTS,
+  IMPORT_POLL_INTERVAL_MS,
+  type ImportWorkerSettings,
+} from './modules/members/csv/member-import.worker.js';
 import { membersModule } from './modules/members/index.js';
 import { plansModule } from './modules/plans/index.js';
 import { policyModule } from './modules/policy/index.js';
@@ -66,6 +76,28 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
 /** Every periodic job of the service: the infrastructure's and the modules', with the settings they need. */
 export function periodicJobs(config: Config): PeriodicJob[] {
   return [purgeExpiredIdempotencyKeys, ...MODULES.flatMap((module) => module.jobs?.(config) ?? [])];
+}
+
+/** The import worker's settings (it runs in serving processes, and in any that queues a job). */
+export function importWorkerSettings(
+  config: Config,
+  dialect: DialectName,
+  governor: BulkGovernor,
+  clock: () => Date,
+): ImportWorkerSettings {
+  return {
+    concurrency: config.memberImport.concurrency,
+    pollIntervalMs: IMPORT_POLL_INTERVAL_MS,
+    leaseMs: IMPORT_LEASE_MS,
+    maxAttempts: IMPORT_MAX_ATTEMPTS,
+    chunkMs: IMPORT_CHUNK_MS[dialect],
+    chunkMaxRows: config.memberImport.chunkRows,
+    governor,
+    clock,
+    maxRows: config.memberImport.maxRows,
+    validator: rowValidator(),
+    retentionMs: config.memberImport.retentionDays * 24 * 60 * 60 * 1000,
+  };
 }
 
 /** The webhook delivery worker's settings (it runs in serving processes, beside the jobs). */

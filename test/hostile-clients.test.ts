@@ -82,6 +82,20 @@ async function clientThatStopsReading(service: ServiceProcess, path: string): Pr
   return socket;
 }
 
+/** An import upload that sends its headers and then a line every 200 ms: it never ends. */
+function tricklingUpload(service: ServiceProcess, facility: number): Socket {
+  const { port } = new URL(service.baseUrl);
+  const socket = connect({ host: '127.0.0.1', port: Number(port) });
+  socket.on('error', () => {});
+  socket.write(
+    `POST /admin/facilities/${facility}/members/import HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+      'Content-Type: text/csv\r\nContent-Length: 1000000\r\n\r\nfirst_name\n',
+  );
+  const trickle = setInterval(() => socket.write('Ann\n'), 200);
+  socket.on('close', () => clearInterval(trickle));
+  return socket;
+}
+
 /**
  * Whether the server has closed the connection. A client that does not read
  * learns nothing of it, so this one starts reading: a closed connection ends
@@ -98,6 +112,27 @@ async function until(condition: () => boolean | Promise<boolean>, ms: number): P
   for (const started = Date.now(); !(await condition()); await sleep(50)) {
     if (Date.now() - started > ms) assert.fail(`not within ${ms} ms`);
   }
+}
+
+/**
+ * Asks another client's page every 100 ms for 3 s while the process runs,
+ * sampling its own memory (anonymous RSS; /proc keeps no peak of it) between
+ * requests: the answers, and the peak.
+ */
+async function othersMeanwhile(
+  service: ServiceProcess,
+): Promise<{ answers: { status: number; ms: number }[]; ownMemoryPeak: number }> {
+  const pid = service.child.pid as number;
+  const answers: { status: number; ms: number }[] = [];
+  let ownMemoryPeak = 0;
+  const running = () => service.child.exitCode === null && service.child.signalCode === null;
+  for (const startedAt = Date.now(); running() && Date.now() - startedAt < 3000; await sleep(100)) {
+    answers.push(await timedGet(service, `/admin/facilities/${FACILITY}/members?limit=10`));
+    if (running()) ownMemoryPeak = Math.max(ownMemoryPeak, residentMb(pid).anonymous);
+  }
+  assert.equal(service.child.exitCode, null, service.output());
+  assert.equal(service.child.signalCode, null, service.output());
+  return { answers, ownMemoryPeak: Math.max(ownMemoryPeak, residentMb(pid).anonymous) };
 }
 
 /** Peak and current resident memory of a process, in MB. */
@@ -202,6 +237,52 @@ for (const dialect of DIALECTS) {
         await until(async () => (await timedGet(limited, '/healthz')).status === 200, 2000);
       } finally {
         await limited.kill();
+      }
+    });
+
+    test(`256 import uploads that trickle their bodies leave others answered within a second, its own memory within ${MAX_OWN_MEMORY_MB} MB`, async () => {
+      const uploading = await startService(url, { asNpmStart: true });
+      try {
+        const uploads = Array.from({ length: 256 }, (_, i) => tricklingUpload(uploading, 1000 + i));
+        clients.push(...uploads);
+        const { answers, ownMemoryPeak } = await othersMeanwhile(uploading);
+        const refused = uploads.filter((socket) => socket.destroyed || socket.readableEnded).length;
+        console.log(
+          `[${dialect}] 256 trickling uploads: ${refused} refused at once; own memory at most ${ownMemoryPeak.toFixed(1)} MB; ` +
+            `others answered in ${answers.map((answer) => answer.ms.toFixed(0)).join(', ')} ms`,
+        );
+        assert.deepEqual(
+          answers.filter((answer) => answer.status !== 200 || answer.ms >= 1000),
+          [],
+          'every request of another client is answered 200 within a second',
+        );
+        // IMPORT_UPLOADS (4) are received at once; the others are answered 503 and closed before their bodies.
+        assert.ok(refused >= 256 - 4, `${refused} uploads refused`);
+        assert.ok(ownMemoryPeak <= MAX_OWN_MEMORY_MB, `own memory ${ownMemoryPeak.toFixed(1)} MB`);
+      } finally {
+        await uploading.kill();
+      }
+    });
+
+    test(`64 that ask for the CSV export and never read leave others answered within a second, its own memory within ${MAX_OWN_MEMORY_MB} MB`, async () => {
+      const exporting = await startService(url, { asNpmStart: true });
+      try {
+        for (let i = 0; i < 64; i++) {
+          clients.push(nonReadingClient(exporting, `/admin/facilities/${FACILITY}/members/export.csv`));
+        }
+        const { answers, ownMemoryPeak } = await othersMeanwhile(exporting);
+        console.log(
+          `[${dialect}] 64 exports never read: own memory at most ${ownMemoryPeak.toFixed(1)} MB; ` +
+            `others answered in ${answers.map((answer) => answer.ms.toFixed(0)).join(', ')} ms`,
+        );
+        assert.deepEqual(
+          answers.filter((answer) => answer.status !== 200 || answer.ms >= 1000),
+          [],
+          'every request of another client is answered 200 within a second',
+        );
+        assert.ok(ownMemoryPeak <= MAX_OWN_MEMORY_MB, `own memory ${ownMemoryPeak.toFixed(1)} MB`);
+      } finally {
+        await exporting.kill();
       }
     });
 

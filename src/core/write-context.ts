@@ -16,6 +16,12 @@ export interface WriteContext<T = { id: number }> {
    * cannot leave a created resource that a retry would create again.
    */
   onCreated?(trx: Executor, created: T): Promise<void>;
+  /**
+   * Seats of a plan that rows tried in earlier transactions took (or gave
+   * up, negative) and that this transaction cannot see: a dry run's chunks
+   * are rolled back, and its later rows must still count the earlier ones.
+   */
+  seatsTakenElsewhere?(planId: number): number;
 }
 
 /**

@@ -110,6 +110,9 @@ export interface DatabaseSchema {
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  member_imports: MemberImportsTable;
+  member_import_chunks: MemberImportChunksTable;
+  member_import_writes: MemberImportWritesTable;
 }
 
 export interface ApiKeysTable {
@@ -223,4 +226,60 @@ export interface WebhookDeliveriesTable {
   last_response_status: number | null;
   last_error: string | null;
   created_at: string;
+}
+
+/** A CSV import of members as a job (src/modules/members/csv/, migration 0033). */
+export interface MemberImportsTable {
+  id: Generated<number>;
+  facility_id: number;
+  /** `receiving` while its body streams in (never shown); then queued, running, succeeded or failed. */
+  state: 'receiving' | 'queued' | 'running' | 'succeeded' | 'failed';
+  /** What a running job does: checks every row without writing, writes, or undoes what it wrote. */
+  phase: 'checking' | 'writing' | 'undoing' | null;
+  dry_run: number;
+  match_by: string;
+  on_error: string;
+  api_key_id: number | null;
+  api_key_name: string;
+  request_id: string | null;
+  bytes: Generated<number>;
+  rows_total: number | null;
+  /** Rows of the current phase done; when writing, committed with the rows themselves. */
+  rows_done: Generated<number>;
+  created: Generated<number>;
+  updated: Generated<number>;
+  unchanged: Generated<number>;
+  failed: Generated<number>;
+  errors_omitted: Generated<number>;
+  /** JSON array of the row errors listed so far. */
+  errors: Generated<string>;
+  /** JSON of the finished job's report. */
+  report: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  /** How many times a process took the job. */
+  attempts: Generated<number>;
+  /** Which claim holds the lease: a process whose claim was taken over finds it changed and stops. */
+  lease_token: string | null;
+  locked_until: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  expires_at: string | null;
+}
+
+/** The bytes of an import's upload, in order, until the job ends. */
+export interface MemberImportChunksTable {
+  import_id: number;
+  seq: number;
+  bytes: Buffer;
+}
+
+/** A row an `on_error=abort` import wrote: what undoing it needs. */
+export interface MemberImportWritesTable {
+  import_id: number;
+  row: number;
+  member_id: number;
+  /** JSON `{member, freezes}` before the row's PATCH; null for a member the row created. */
+  before: string | null;
 }

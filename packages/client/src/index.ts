@@ -1,7 +1,14 @@
 export { type Client, type ClientOptions, createClient } from './client.js';
 export type { FreezeListQuery } from './freezes.js';
 export type { AuditEventListQuery, TemplateListQuery } from './lists.js';
-export type { MemberExportQuery, MemberImportQuery, MembersCsvBody } from './member-csv.js';
+export {
+  type MemberExportQuery,
+  MemberImportFailed,
+  type MemberImportListQuery,
+  type MemberImportOptions,
+  type MemberImportQuery,
+  type MembersCsvBody,
+} from './member-csv.js';
 export type { MemberListQuery } from './members.js';
 export { type ItemOf, type Page, paginate } from './paginate.js';
 export type { PlanListQuery } from './plans.js';

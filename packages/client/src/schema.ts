@@ -226,10 +226,50 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import members from a CSV file, or check one (dry run)
-         * @description Reads a CSV file of members (`MembersCsv`) and creates or updates a member per row. Each row is checked exactly as a POST (a new member) or a PATCH (a match, see `match_by`) of its fields would be, with the same codes: email and `external_id` unique in the facility and within the file (`member_email_conflict`, `member_external_id_conflict`), plan capacity (`plan_full`), the status moves, `member_too_young`, …; a new member with a status other than pending or active is created active and then moved. The answer lists each failing row (`row`, `line`, `column`, `code`, `message`) and counts. `dry_run=true` answers what the real run would and writes nothing. `on_error=abort` writes all rows or none; `on_error=skip` writes the good rows. Each row written is in the audit trail with the key as actor. At most IMPORT_MAX_BYTES (10 MiB; 413 `payload_too_large`) and IMPORT_MAX_ROWS (50,000; 400 `invalid_csv`); a file that is not such a CSV, or names an unknown column, is 400 `invalid_csv`. An `Idempotency-Key` makes a retry answer the first report again.
+         * Import members from a CSV file, or check one (dry run), as a job
+         * @description Starts a job that reads a CSV file of members (`MembersCsv`) and creates or updates a member per row, and answers 202 with the job (`MemberImport`) and its `Location`; follow it with `getMemberImport` until it is `succeeded` (its `report` says what each row did) or `failed`. With `wait` (up to 30 s) the answer waits for the job to finish: a small file comes back with its report, still 202. Each row is checked exactly as a POST (a new member) or a PATCH (a match, see `match_by`) of its fields would be, with the same codes: email and `external_id` unique in the facility and within the file (a row that repeats an earlier row’s is `member_email_conflict` or `member_external_id_conflict`), plan capacity (`plan_full`), the status moves, `member_too_young`, …; a new member with a status other than pending or active is created active and then moved. The report lists each failing row (`row`, `line`, `column`, `code`, `message`) and counts. `dry_run=true` checks every row and writes nothing; its report is the real run’s as long as nobody else changes the facility in between. `on_error=abort` checks every row first and writes only if all pass; `on_error=skip` writes the good rows. Each row written is in the audit trail with the key as actor. Before the body is read: 409 `import_in_progress` while the facility has an unfinished import (one at a time), 503 `service_unavailable` with Retry-After when the process receives IMPORT_UPLOADS uploads already or IMPORT_MAX_QUEUED jobs wait, 413 `payload_too_large` for a declared length over IMPORT_MAX_BYTES. While the body streams in: 413 past IMPORT_MAX_BYTES (10 MiB), and 400 `invalid_csv` for a file that is not such a CSV, names an unknown column, or holds more than IMPORT_MAX_ROWS (50,000) rows. An `Idempotency-Key` makes a retry answer the first 202 again (the same job).
          */
         post: operations["importMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/members/imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a member import: its state, progress and, once finished, its report
+         * @description The job a POST to `…/members/import` answered with (its `Location`). Poll it until `state` is `succeeded` or `failed`; `progress` counts the rows of the current phase. A finished job and its report are kept IMPORT_REPORT_RETENTION_DAYS (7 by default; `expires_at`).
+         */
+        get: operations["getMemberImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/members/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a facility's member imports, oldest first
+         * @description The facility’s import jobs by id, finished ones for IMPORT_REPORT_RETENTION_DAYS, a page at a time (pass `next_cursor` as `cursor`). A page ends early when its reports reach PAGE_MAX_BYTES.
+         */
+        get: operations["listMemberImports"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -245,7 +285,7 @@ export interface paths {
         };
         /**
          * Export members as a CSV file
-         * @description Streams the facility's members, in id order, as a CSV file (`MembersCsv`): a BOM, a header row of the member fields, a row a member; the filters are those of the member list (removed members only when `status` names `removed`). A value a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return) is written with a leading '; an import reads it back without. The file imports back with `match_by=external_id`.
+         * @description Streams the facility's members, in id order, as a CSV file (`MembersCsv`): a BOM, a header row of the member fields, a row a member; the filters are those of the member list (removed members only when `status` names `removed`). A value a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return), and one starting with ', is written with a leading '; an import reads it back without. A value holding a comma or a semicolon is quoted. The file imports back with `match_by=external_id`. A process streams at most EXPORT_CONCURRENCY exports at once (503 with Retry-After beyond), an API key at most EXPORTS_PER_KEY (429 with Retry-After beyond).
          */
         get: operations["exportMembers"];
         put?: never;
@@ -1146,6 +1186,191 @@ export interface components {
             }[];
             /** @description Problems beyond those listed in `errors` */
             errors_omitted: number;
+        };
+        /**
+         * @description A CSV import of members, run as a job: its state, its progress, and once finished its report
+         * @example {
+         *       "id": 17,
+         *       "facility_id": 1,
+         *       "state": "running",
+         *       "dry_run": false,
+         *       "match_by": "external_id",
+         *       "on_error": "abort",
+         *       "progress": {
+         *         "phase": "writing",
+         *         "rows_done": 12000,
+         *         "rows_total": 50000
+         *       },
+         *       "report": null,
+         *       "error": null,
+         *       "created_at": "2026-11-27T09:14:02.118Z",
+         *       "started_at": "2026-11-27T09:14:02.306Z",
+         *       "finished_at": null,
+         *       "expires_at": null
+         *     }
+         * @example {
+         *       "id": 16,
+         *       "facility_id": 1,
+         *       "state": "succeeded",
+         *       "dry_run": true,
+         *       "match_by": "external_id",
+         *       "on_error": "abort",
+         *       "progress": {
+         *         "phase": "checking",
+         *         "rows_done": 3,
+         *         "rows_total": 3
+         *       },
+         *       "report": {
+         *         "dry_run": true,
+         *         "written": false,
+         *         "counts": {
+         *           "rows": 3,
+         *           "created": 1,
+         *           "updated": 1,
+         *           "unchanged": 0,
+         *           "failed": 1
+         *         },
+         *         "errors": [
+         *           {
+         *             "row": 3,
+         *             "line": 5,
+         *             "column": "email",
+         *             "code": "member_email_conflict",
+         *             "message": "A member with email ada@example.com already exists in this facility"
+         *           }
+         *         ],
+         *         "errors_omitted": 0
+         *       },
+         *       "error": null,
+         *       "created_at": "2026-11-27T09:14:02.118Z",
+         *       "started_at": "2026-11-27T09:14:02.306Z",
+         *       "finished_at": "2026-11-27T09:13:40.551Z",
+         *       "expires_at": "2026-12-04T09:13:40.551Z"
+         *     }
+         */
+        MemberImport: {
+            id: number;
+            facility_id: number;
+            /**
+             * @description `queued` until a process takes it, `running`, then `succeeded` (the report says what each row did, failing rows included) or `failed` (`error` says why it could not finish)
+             * @enum {string}
+             */
+            state: "queued" | "running" | "succeeded" | "failed";
+            dry_run: boolean;
+            /** @enum {string} */
+            match_by: "external_id" | "email" | "none";
+            /** @enum {string} */
+            on_error: "abort" | "skip";
+            progress: {
+                /**
+                 * @description `checking`: every row is tried and nothing is written (a dry run, and the first pass of `on_error=abort`); `writing`; `undoing`: an `abort` import takes back what it wrote. Null until it starts
+                 * @enum {string|null}
+                 */
+                phase: "checking" | "writing" | "undoing" | null;
+                /** @description Rows of the phase done */
+                rows_done: number;
+                /** @description The file's rows (known once the upload is read; null until then) */
+                rows_total: number | null;
+            };
+            /** @description What the import did (or, on a dry run, would do); null until it has finished */
+            report: components["schemas"]["MemberImportReport"] | null;
+            /** @description Why a `failed` job could not finish; null otherwise */
+            error: {
+                /** @description A problem code, as `Problem` and `ValidationProblem` list them */
+                code: string;
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @description When a finished job and its report are deleted (IMPORT_REPORT_RETENTION_DAYS after it ended)
+             */
+            expires_at: string | null;
+        };
+        /**
+         * @description One page of imports, ordered by id
+         * @example {
+         *       "imports": [
+         *         {
+         *           "id": 16,
+         *           "facility_id": 1,
+         *           "state": "succeeded",
+         *           "dry_run": true,
+         *           "match_by": "external_id",
+         *           "on_error": "abort",
+         *           "progress": {
+         *             "phase": "checking",
+         *             "rows_done": 3,
+         *             "rows_total": 3
+         *           },
+         *           "report": {
+         *             "dry_run": true,
+         *             "written": false,
+         *             "counts": {
+         *               "rows": 3,
+         *               "created": 1,
+         *               "updated": 1,
+         *               "unchanged": 0,
+         *               "failed": 1
+         *             },
+         *             "errors": [
+         *               {
+         *                 "row": 3,
+         *                 "line": 5,
+         *                 "column": "email",
+         *                 "code": "member_email_conflict",
+         *                 "message": "A member with email ada@example.com already exists in this facility"
+         *               }
+         *             ],
+         *             "errors_omitted": 0
+         *           },
+         *           "error": null,
+         *           "created_at": "2026-11-27T09:14:02.118Z",
+         *           "started_at": "2026-11-27T09:14:02.306Z",
+         *           "finished_at": "2026-11-27T09:13:40.551Z",
+         *           "expires_at": "2026-12-04T09:13:40.551Z"
+         *         },
+         *         {
+         *           "id": 17,
+         *           "facility_id": 1,
+         *           "state": "running",
+         *           "dry_run": false,
+         *           "match_by": "external_id",
+         *           "on_error": "abort",
+         *           "progress": {
+         *             "phase": "writing",
+         *             "rows_done": 12000,
+         *             "rows_total": 50000
+         *           },
+         *           "report": null,
+         *           "error": null,
+         *           "created_at": "2026-11-27T09:14:02.118Z",
+         *           "started_at": "2026-11-27T09:14:02.306Z",
+         *           "finished_at": null,
+         *           "expires_at": null
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        MemberImportPage: {
+            imports: components["schemas"]["MemberImport"][];
+            /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
+            next_cursor: string | null;
         };
         /**
          * @description A dated freeze of a member: frozen from `starts_on` to `ends_on`, both included. On `starts_on` an active member becomes `frozen` (`status_reason` `freeze_started`); on the day after `ends_on` it becomes `active` again (`freeze_ended`).
@@ -2075,7 +2300,7 @@ export interface components {
              * @description What went wrong; branch on it
              * @enum {string}
              */
-            code: "unauthenticated" | "forbidden" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "webhook_endpoint_limit" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+            code: "unauthenticated" | "forbidden" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "import_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "import_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "webhook_endpoint_limit" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         };
         /**
          * @description The problem of a 400 answer: the request is not valid, or its body is not JSON
@@ -2159,6 +2384,8 @@ export type MemberStatus = components['schemas']['MemberStatus'];
 export type MemberRole = components['schemas']['MemberRole'];
 export type MembersCsv = components['schemas']['MembersCsv'];
 export type MemberImportReport = components['schemas']['MemberImportReport'];
+export type MemberImport = components['schemas']['MemberImport'];
+export type MemberImportPage = components['schemas']['MemberImportPage'];
 export type Freeze = components['schemas']['Freeze'];
 export type FreezeCreate = components['schemas']['FreezeCreate'];
 export type FreezePage = components['schemas']['FreezePage'];
@@ -4613,8 +4840,10 @@ export interface operations {
                 dry_run?: boolean;
                 /** @description A row whose `external_id` (or email, ignoring case) is that of a member not removed updates that member (as a PATCH of the row's fields); the other rows create members (as a POST). `none`: every row creates. */
                 match_by?: "external_id" | "email" | "none";
-                /** @description `abort`: one transaction, and any failing row means nothing is written. `skip`: the good rows are written (a chunk of rows a transaction) and the failing ones reported. */
+                /** @description `abort`: every row is checked first, and any failing row means nothing is written; then the rows are written, and taken back should one fail after all. `skip`: the good rows are written (a chunk of rows a transaction) and the failing ones reported. */
                 on_error?: "abort" | "skip";
+                /** @description Seconds the answer may wait for the job to finish (a small file then comes back with its report). The answer is 202 with the job in whatever state it reached. */
+                wait?: number;
             };
             header?: {
                 /** @description Makes a retried create safe: the same key and body within 24 hours replays the first answer */
@@ -4637,36 +4866,36 @@ export interface operations {
             };
         };
         responses: {
-            /** @description What the import did or, on a dry run, would do */
-            200: {
+            /** @description The job, in the state it reached (with `wait`, possibly finished with its report) */
+            202: {
                 headers: {
+                    /** @description URL of the job */
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "dry_run": true,
-                     *       "written": false,
-                     *       "counts": {
-                     *         "rows": 3,
-                     *         "created": 1,
-                     *         "updated": 1,
-                     *         "unchanged": 0,
-                     *         "failed": 1
+                     *       "id": 17,
+                     *       "facility_id": 1,
+                     *       "state": "running",
+                     *       "dry_run": false,
+                     *       "match_by": "external_id",
+                     *       "on_error": "abort",
+                     *       "progress": {
+                     *         "phase": "writing",
+                     *         "rows_done": 12000,
+                     *         "rows_total": 50000
                      *       },
-                     *       "errors": [
-                     *         {
-                     *           "row": 3,
-                     *           "line": 5,
-                     *           "column": "email",
-                     *           "code": "member_email_conflict",
-                     *           "message": "A member with email ada@example.com already exists in this facility"
-                     *         }
-                     *       ],
-                     *       "errors_omitted": 0
+                     *       "report": null,
+                     *       "error": null,
+                     *       "created_at": "2026-11-27T09:14:02.118Z",
+                     *       "started_at": "2026-11-27T09:14:02.306Z",
+                     *       "finished_at": null,
+                     *       "expires_at": null
                      *     }
                      */
-                    "application/json": components["schemas"]["MemberImportReport"];
+                    "application/json": components["schemas"]["MemberImport"];
                 };
             };
             /** @description Problem; `code` is one of `validation_error`, `invalid_csv` */
@@ -4704,7 +4933,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem; `code` is `idempotency_in_progress` */
+            /** @description Problem; `code` is one of `import_in_progress`, `idempotency_in_progress` */
             409: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
@@ -4741,6 +4970,291 @@ export interface operations {
             };
             /** @description Problem; `code` is `idempotency_key_reused` */
             422: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMemberImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+                import_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 17,
+                     *       "facility_id": 1,
+                     *       "state": "running",
+                     *       "dry_run": false,
+                     *       "match_by": "external_id",
+                     *       "on_error": "abort",
+                     *       "progress": {
+                     *         "phase": "writing",
+                     *         "rows_done": 12000,
+                     *         "rows_total": 50000
+                     *       },
+                     *       "report": null,
+                     *       "error": null,
+                     *       "created_at": "2026-11-27T09:14:02.118Z",
+                     *       "started_at": "2026-11-27T09:14:02.306Z",
+                     *       "finished_at": null,
+                     *       "expires_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberImport"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `import_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMemberImports: {
+        parameters: {
+            query?: {
+                /** @description Most items in the page. A page holds fewer when its items reach the byte budget for one page (PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items. */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of import jobs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "imports": [
+                     *         {
+                     *           "id": 16,
+                     *           "facility_id": 1,
+                     *           "state": "succeeded",
+                     *           "dry_run": true,
+                     *           "match_by": "external_id",
+                     *           "on_error": "abort",
+                     *           "progress": {
+                     *             "phase": "checking",
+                     *             "rows_done": 3,
+                     *             "rows_total": 3
+                     *           },
+                     *           "report": {
+                     *             "dry_run": true,
+                     *             "written": false,
+                     *             "counts": {
+                     *               "rows": 3,
+                     *               "created": 1,
+                     *               "updated": 1,
+                     *               "unchanged": 0,
+                     *               "failed": 1
+                     *             },
+                     *             "errors": [
+                     *               {
+                     *                 "row": 3,
+                     *                 "line": 5,
+                     *                 "column": "email",
+                     *                 "code": "member_email_conflict",
+                     *                 "message": "A member with email ada@example.com already exists in this facility"
+                     *               }
+                     *             ],
+                     *             "errors_omitted": 0
+                     *           },
+                     *           "error": null,
+                     *           "created_at": "2026-11-27T09:14:02.118Z",
+                     *           "started_at": "2026-11-27T09:14:02.306Z",
+                     *           "finished_at": "2026-11-27T09:13:40.551Z",
+                     *           "expires_at": "2026-12-04T09:13:40.551Z"
+                     *         },
+                     *         {
+                     *           "id": 17,
+                     *           "facility_id": 1,
+                     *           "state": "running",
+                     *           "dry_run": false,
+                     *           "match_by": "external_id",
+                     *           "on_error": "abort",
+                     *           "progress": {
+                     *             "phase": "writing",
+                     *             "rows_done": 12000,
+                     *             "rows_total": 50000
+                     *           },
+                     *           "report": null,
+                     *           "error": null,
+                     *           "created_at": "2026-11-27T09:14:02.118Z",
+                     *           "started_at": "2026-11-27T09:14:02.306Z",
+                     *           "finished_at": null,
+                     *           "expires_at": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberImportPage"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
                     "x-request-id"?: string;

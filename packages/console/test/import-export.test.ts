@@ -107,6 +107,50 @@ describeConsole('console: import and export', ({ api, consoleUrl, newPage, viewe
     assertNoPageProblems(page);
   });
 
+  it("shows a running job's phase and rows done, then its report", async () => {
+    const facility = api.newFacility();
+    const page = await newPage();
+    await signIn(page, consoleUrl(), ADMIN_KEY, facility);
+    await openScreen(page, facility);
+    await chooseFile(page, 'members.csv', GOOD_AND_BAD);
+    // The service's job, as its upload's answer would show it had it not finished yet; its
+    // first read is held until the progress has been looked at.
+    await page.route('**/members/import?*', async (route) => {
+      const response = await route.fetch();
+      const job = await response.json();
+      const running = { ...job, state: 'running', report: null, finished_at: null, expires_at: null };
+      await route.fulfill({
+        response,
+        json: { ...running, progress: { phase: 'checking', rows_done: 2, rows_total: 4 } },
+      });
+    });
+    let looked!: () => void;
+    const progressSeen = new Promise<void>((resolve) => {
+      looked = resolve;
+    });
+    await page.route('**/members/imports/*', async (route) => {
+      await progressSeen;
+      await route.continue();
+    });
+    await page.getByRole('radio', { name: /^Skip/ }).check();
+    await page.getByRole('button', { name: 'Check file' }).click();
+    const bar = page.getByRole('progressbar', { name: 'Import progress' });
+    await bar.waitFor();
+    assert.equal(await bar.getAttribute('value'), '2');
+    assert.equal(await bar.getAttribute('max'), '4');
+    await page.getByText('Checked: 2 of 4 rows.').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Checking the file…' }).waitFor();
+    await assertAccessible(page, 'import progress');
+    await screenshot(page, `import-progress-${api.dialect}`);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await screenshot(page, `import-progress-375-${api.dialect}`);
+    looked();
+    await page.getByText('the valid rows would be written').waitFor();
+    assert.equal(await bar.count(), 0);
+    assert.equal(await count(page, 'Would create'), '3');
+    assertNoPageProblems(page);
+  });
+
   it("shows a whole-file problem's detail", async () => {
     const facility = api.newFacility();
     const page = await newPage();

@@ -87,7 +87,7 @@ export function registerIdempotency(app: FastifyInstance, limits: { maxResponseB
   const claimKey = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers['idempotency-key'];
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) return;
-    const scope = request.principal.keyId === null ? 'anonymous' : `key:${request.principal.keyId}`;
+    const scope = scopeOf(request);
     const requestHash = hashRequest(request);
     const now = new Date();
     if (await claimIdempotencyKey(app.db, { scope, key, requestHash, now: now.toISOString() })) {
@@ -136,9 +136,21 @@ export function registerIdempotency(app: FastifyInstance, limits: { maxResponseB
   });
 }
 
+const scopeOf = (request: FastifyRequest) =>
+  request.principal.keyId === null ? 'anonymous' : `key:${request.principal.keyId}`;
+
 function hooksOf<T>(hooks: T | T[] | undefined): T[] {
   if (hooks === undefined) return [];
   return Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/**
+ * A body that was not kept but streamed (a CSV import's, into the
+ * database): its parser hashes the bytes as they pass and hands over the
+ * SHA-256, which stands for the bytes in the request's fingerprint.
+ */
+export class DigestedBody {
+  constructor(readonly sha256: string) {}
 }
 
 function hashRequest(request: FastifyRequest): string {
@@ -149,8 +161,27 @@ function hashRequest(request: FastifyRequest): string {
   const query = queryAt === -1 ? '' : request.url.slice(queryAt);
   return createHash('sha256')
     .update(`${request.method} ${collectionPathOf(request)}${query}\n`)
-    .update(Buffer.isBuffer(body) ? body : canonicalJson(body ?? null))
+    .update(
+      body instanceof DigestedBody
+        ? `sha256:${body.sha256}`
+        : Buffer.isBuffer(body)
+          ? body
+          : canonicalJson(body ?? null),
+    )
     .digest('hex');
+}
+
+/**
+ * Whether the request's Idempotency-Key names a request made before that is
+ * still remembered (answered, or in flight): its answer will come from the
+ * record. A route that refuses requests before reading their body (an
+ * import while another one runs) lets such a retry through to be replayed.
+ */
+export async function isRetryOfRememberedRequest(db: Executor, request: FastifyRequest): Promise<boolean> {
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string' || !KEY_PATTERN.test(key)) return false;
+  const record = await findIdempotencyRecord(db, scopeOf(request), key);
+  return record !== undefined && !isStale(record, new Date());
 }
 
 function isStale(record: IdempotencyRecord, now: Date): boolean {

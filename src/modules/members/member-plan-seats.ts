@@ -1,4 +1,5 @@
 import { AppError } from '../../core/errors.js';
+import type { WriteContext } from '../../core/write-context.js';
 import type { Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation, isUniqueViolationOf } from '../../db/errors.js';
 import { findPlanById } from '../plans/plan.repository.js';
@@ -18,10 +19,17 @@ export async function assertPlanUsable(trx: Executor, facilityId: number, planId
 }
 
 /** Locks the plan row (PostgreSQL) so concurrent sign-ups are counted one after another. */
-export async function assertSeatFree(trx: Executor, facilityId: number, planId: number): Promise<void> {
+export async function assertSeatFree(
+  trx: Executor,
+  context: WriteContext,
+  facilityId: number,
+  planId: number,
+): Promise<void> {
   const plan = await findPlanById(trx, facilityId, planId, { lock: true });
   if (!plan || plan.max_members === null) return;
-  if ((await countSeatsTaken(trx, planId)) >= plan.max_members) {
+  // Seats an import's dry run took in its earlier, rolled-back chunks (src/core/write-context.ts).
+  const elsewhere = context.seatsTakenElsewhere?.(planId) ?? 0;
+  if ((await countSeatsTaken(trx, planId)) + elsewhere >= plan.max_members) {
     throw new AppError('plan_full', `Plan ${planId} already has its maximum of ${plan.max_members} members`);
   }
 }

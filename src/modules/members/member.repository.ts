@@ -164,18 +164,40 @@ export async function countSeatsTaken(db: Executor, planId: number): Promise<num
   return Number(row.count);
 }
 
+/** Seats taken of each plan of the facility that has `max_members` (plans with none taken are left out). */
+export async function countSeatsOfCappedPlans(
+  db: Executor,
+  facilityId: number,
+): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('members')
+    .select(['plan_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('facility_id', '=', facilityId)
+    .where('status', 'not in', ['cancelled', 'removed'])
+    .where('plan_id', 'in', (eb) =>
+      eb
+        .selectFrom('plans')
+        .select('id')
+        .where('facility_id', '=', facilityId)
+        .where('max_members', 'is not', null),
+    )
+    .groupBy('plan_id')
+    .execute();
+  return new Map(rows.map((row) => [Number(row.plan_id), Number(row.count)]));
+}
+
 /**
- * The id and version of the member, not removed, that has this external_id or this email
+ * The id, version and keys of the member, not removed, that has this external_id or this email
  * (ignoring case), as the unique indexes see them: an import's `match_by`.
  */
 export async function findMemberIdByKey(
   db: Executor,
   facilityId: number,
   key: { external_id: string } | { email: string },
-): Promise<{ id: number; updated_at: string } | undefined> {
+): Promise<{ id: number; updated_at: string; email: string | null; external_id: string | null } | undefined> {
   return db
     .selectFrom('members')
-    .select(['id', 'updated_at'])
+    .select(['id', 'updated_at', 'email', 'external_id'])
     .where('facility_id', '=', facilityId)
     .where('deleted_at', 'is', null)
     .$if('external_id' in key, (qb) =>

@@ -115,7 +115,7 @@ export async function createMemberIn(
     }
   }
   assertEndsOn(values);
-  if (holdsSeat(values)) await assertSeatFree(trx, facilityId, values.plan_id as number);
+  if (holdsSeat(values)) await assertSeatFree(trx, context, facilityId, values.plan_id as number);
   const inserted = await insertMember(trx, facilityId, values, now).catch(
     rethrowConstraintViolation(facilityId, values),
   );
@@ -194,7 +194,7 @@ async function changeMember(
   if (next.plan_id !== null && (changes.plan_id !== undefined || takesSeat)) {
     await assertPlanUsable(trx, facilityId, next.plan_id);
   }
-  if (takesSeat) await assertSeatFree(trx, facilityId, next.plan_id as number);
+  if (takesSeat) await assertSeatFree(trx, context, facilityId, next.plan_id as number);
   if (changes.status === 'frozen') {
     await openFreezeOfStatusMove(trx, context, current, today, policy.max_freeze_days_per_year);
   } else if (changes.status !== undefined && current.status === 'frozen') {

@@ -1,8 +1,9 @@
-import type { MemberImportQuery, MemberImportReport } from '@facility-admin/client';
+import type { MemberImport, MemberImportQuery, MemberImportReport } from '@facility-admin/client';
 import { useRef, useState } from 'preact/hooks';
 import { newIdempotencyKey } from '../api';
 import { useFacility } from '../context';
 import { ProblemNotice } from '../ui';
+import { ImportProgress } from './progress';
 import { ImportReportView } from './report';
 
 type MatchBy = NonNullable<MemberImportQuery['match_by']>;
@@ -25,7 +26,10 @@ interface Checked {
   importKey: string;
 }
 
-type Step = { state: 'idle' } | { state: 'busy'; what: string } | { state: 'error'; error: unknown };
+type Step =
+  | { state: 'idle' }
+  | { state: 'busy'; what: string; job?: MemberImport }
+  | { state: 'error'; error: unknown };
 
 /** Upload a CSV file, check it (a dry run), then import it with the options it was checked with. */
 export function ImportForm() {
@@ -45,12 +49,13 @@ export function ImportForm() {
   const writes = current ? current.report.counts.created + current.report.counts.updated : 0;
   const blocked = !current || (onError === 'abort' && current.report.counts.failed > 0) || writes === 0;
 
-  const run = async (what: string, send: () => Promise<void>) => {
+  // The job's progress, as the client reads it while it runs.
+  const run = async (what: string, send: (onProgress: (job: MemberImport) => void) => Promise<void>) => {
     if (busy.current) return;
     busy.current = true;
     setStep({ state: 'busy', what });
     try {
-      await send();
+      await send((job) => setStep({ state: 'busy', what, job }));
       setStep({ state: 'idle' });
     } catch (error) {
       setStep({ state: 'error', error });
@@ -59,19 +64,20 @@ export function ImportForm() {
     }
   };
   const check = () =>
-    run('Checking the file…', async () => {
+    run('Checking the file…', async (onProgress) => {
       if (!file) return;
       setResult(null);
       const query = { dry_run: true, match_by: matchBy, on_error: onError };
-      const report = await client.importMembers(facilityId, file, query);
+      const report = await client.importMembers(facilityId, file, query, { onProgress });
       setChecked({ identity, report, importKey: newIdempotencyKey() });
     });
   const importNow = () =>
-    run('Importing…', async () => {
+    run('Importing…', async (onProgress) => {
       if (!file || !current) return;
       const query = { dry_run: false, match_by: matchBy, on_error: onError };
       const report = await client.importMembers(facilityId, file, query, {
         idempotencyKey: current.importKey,
+        onProgress,
       });
       setResult(report);
       setChecked(null);
@@ -134,6 +140,7 @@ export function ImportForm() {
                 ? 'Check the file to see what it would do; Import is offered after that.'
                 : 'Choose a file.'}
       </p>
+      {step.state === 'busy' && step.job && <ImportProgress job={step.job} />}
       {step.state === 'error' && <ProblemNotice error={step.error} />}
       {current && (
         <>

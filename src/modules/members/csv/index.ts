@@ -1,11 +1,18 @@
 import type { ServiceModule } from '../../../http/service-module.js';
 import './member-csv.problems.js';
-import { memberCsvRoutes } from './member-csv.routes.js';
 import { MemberImportReport, MembersCsv } from './member-csv.schemas.js';
+import { memberExportRoutes } from './member-export.routes.js';
+import { memberImportRoutes } from './member-import.routes.js';
+import { MemberImport, MemberImportList } from './member-import.schemas.js';
+import { pruneMemberImports } from './member-imports.job.js';
 
-/** CSV import and export of a facility's members. */
+/** CSV import (as jobs) and export of a facility's members. */
 export const memberCsvModule: ServiceModule = {
   name: 'members/csv',
-  routes: [{ plugin: memberCsvRoutes, options: (config) => config.memberImport }],
-  schemas: [MembersCsv, MemberImportReport],
+  routes: [
+    { plugin: memberImportRoutes, options: (config) => config.memberImport },
+    { plugin: memberExportRoutes, options: (config) => config.memberExport },
+  ],
+  schemas: [MembersCsv, MemberImportReport, MemberImport, MemberImportList],
+  jobs: (config) => [pruneMemberImports(config.memberImport.retentionDays)],
 };

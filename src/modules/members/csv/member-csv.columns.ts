@@ -36,14 +36,32 @@ export function headerProblem(header: string[]): string | undefined {
   return undefined;
 }
 
-/** A spreadsheet runs a cell that starts with one of these as a formula. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Where a spreadsheet may start a cell within a value: at its start, and
+ * after each semicolon, on which a spreadsheet of a semicolon locale
+ * (German, French, Dutch Excel) splits a line whatever the file's separator.
+ */
+const SEGMENT_SEPARATOR = ';';
+/**
+ * A segment an export writes with a leading `'`: one a spreadsheet would run
+ * as a formula (OWASP's CSV injection rule), and one that starts with `'`
+ * itself, which an import would otherwise take off.
+ */
+const ESCAPED_START = /^[=+\-@\t\r']/;
 
-/** What an export writes for a value: a cell a spreadsheet would run as a formula gets a leading `'`. */
+/** What an export writes for a value: each segment a spreadsheet would run as a formula gets a leading `'`. */
 export function cellOf(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
-  return FORMULA_START.test(text) ? `'${text}` : text;
+  const segments = String(value).split(SEGMENT_SEPARATOR);
+  return segments.map((segment) => (ESCAPED_START.test(segment) ? `'${segment}` : segment)).join(';');
+}
+
+/** The value an export's cell stands for: the `'` cellOf put before a segment taken off again. */
+function valueOfCell(cell: string): string {
+  const segments = cell.split(SEGMENT_SEPARATOR);
+  const value = (segment: string) =>
+    segment.startsWith("'") && ESCAPED_START.test(segment.slice(1)) ? segment.slice(1) : segment;
+  return segments.map(value).join(';');
 }
 
 /**
@@ -51,13 +69,14 @@ export function cellOf(value: unknown): string {
  * body would be: an empty cell is no value (the default on a create, cleared
  * on an update when the field may be null, left as it is when not); a
  * number column's digits are a number; an export's `'` before a formula
- * character is taken off again. Read-only columns are left out.
+ * character or a `'`, at the start or after a semicolon, is taken off
+ * again. Read-only columns are left out.
  */
 export function fieldsOfRow(record: Record<string, string>, forUpdate: boolean): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const [column, cell] of Object.entries(record)) {
     if (!WRITABLE.has(column)) continue;
-    let text = cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
+    let text = valueOfCell(cell);
     if (TRIMMED.has(column)) text = text.trim();
     if (text === '') {
       if (forUpdate && isNullable(column)) fields[column] = null;

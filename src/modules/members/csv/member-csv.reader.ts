@@ -1,6 +1,5 @@
-import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { AppError } from '../../../core/errors.js';
 import { headerProblem } from './member-csv.columns.js';
 import './member-csv.problems.js';
@@ -12,60 +11,117 @@ export interface CsvRow {
   cells: Record<string, string>;
 }
 
+/** The most of a file's start that is searched for the end of its header line. */
+const HEAD_CHARS = 64 * 1024;
+
 /** Comma or semicolon: whichever the header line holds more of, outside quotes. */
-function delimiterOf(csv: Buffer): ',' | ';' {
-  const firstLineEnd = csv.indexOf(10);
-  const head = csv
-    .subarray(0, firstLineEnd === -1 ? Math.min(csv.length, 64 * 1024) : firstLineEnd)
-    .toString();
-  const unquoted = head.replace(/"[^"]*"/g, '');
+function delimiterOf(head: string): ',' | ';' {
+  const firstLineEnd = head.indexOf('\n');
+  const unquoted = head.slice(0, firstLineEnd === -1 ? HEAD_CHARS : firstLineEnd).replace(/"[^"]*"/g, '');
   const count = (character: string) => unquoted.split(character).length - 1;
   return count(';') > count(',') ? ';' : ',';
 }
 
-/** Slices of the body, for the parser to read one after the other. */
-function* slicesOf(csv: Buffer): Generator<Buffer> {
-  for (let start = 0; start < csv.length; start += SLICE_BYTES)
-    yield csv.subarray(start, start + SLICE_BYTES);
+/** An error of the bytes' source (the upload, the database), passed on as it is. */
+class SourceFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super('the source failed');
+  }
 }
-const SLICE_BYTES = 64 * 1024;
+
+/**
+ * The text of UTF-8 bytes as they come, BOM dropped; bytes that are not
+ * UTF-8 are 400 `invalid_csv`. The first piece holds the header line whole
+ * (or its first 64 Ki characters), so that the separator can be told.
+ */
+async function* textOf(slices: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let head = '';
+  let headDone = false;
+  const decode = (bytes?: Buffer) => {
+    try {
+      return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
+    } catch {
+      throw new AppError('invalid_csv', 'The file is not UTF-8 text');
+    }
+  };
+  try {
+    for await (const slice of slices) {
+      const text = decode(slice);
+      if (headDone) {
+        if (text !== '') yield text;
+        continue;
+      }
+      head += text;
+      if (head.includes('\n') || head.length >= HEAD_CHARS) {
+        headDone = true;
+        yield head;
+      }
+    }
+  } catch (error) {
+    throw error instanceof AppError ? error : new SourceFailure(error);
+  }
+  const rest = decode();
+  if (!headDone && head + rest !== '') yield head + rest;
+  else if (headDone && rest !== '') yield rest;
+}
 
 const newlinesIn = (text: string) => text.split('\n').length - 1;
+const isBlank = (record: string[]) => record.every((cell) => cell.trim() === '');
 
 /**
  * The rows of a CSV file (UTF-8, with or without a BOM; comma or semicolon;
- * quoted fields with embedded newlines; CRLF or LF; empty lines skipped),
- * read with csv-parse as they come. A file that is not such a CSV, whose
- * header is not member columns, or that holds more than `maxRows` rows, is
- * 400 `invalid_csv` naming the line.
+ * quoted fields with embedded newlines; CRLF or LF; empty lines, and rows of
+ * nothing but separators and spaces, which spreadsheets write, skipped), read
+ * with csv-parse as the bytes come, a slice's rows at a time. A file that is
+ * not such a CSV, whose header is not member columns, or that holds more
+ * than `maxRows` rows, is 400 `invalid_csv` naming the line. An error of the
+ * bytes' source is thrown as it is.
  */
-export async function* readMemberCsv(csv: Buffer, maxRows: number): AsyncGenerator<CsvRow> {
-  if (!isUtf8(csv)) throw new AppError('invalid_csv', 'The file is not UTF-8 text');
-  let problem: string | undefined;
-  let headerRead = false;
+export async function* readMemberCsv(slices: AsyncIterable<Buffer>, maxRows: number): AsyncGenerator<CsvRow> {
+  const texts = textOf(slices);
+  const first = await texts.next();
+  if (first.done)
+    throw new AppError('invalid_csv', 'The file is empty: its first line must name the columns');
   const parser = parse({
-    bom: true,
-    delimiter: delimiterOf(csv),
-    columns: (header: string[]) => {
-      headerRead = true;
-      problem = headerProblem(header.map((column) => column.trim()));
-      if (problem !== undefined) throw new Error(problem);
-      return header.map((column) => column.trim());
-    },
+    delimiter: delimiterOf(first.value),
+    // Each row's count of fields is checked here, so that a blank row of the wrong width is skipped too.
+    relax_column_count: true,
     info: true,
     skip_empty_lines: true,
     max_record_size: 64 * 1024,
   });
-  // Fed in slices, so that the parser holds a slice's rows, not the file's: the rows are read as they are imported.
-  Readable.from(slicesOf(csv)).pipe(parser);
+  async function* all() {
+    yield first.value;
+    yield* texts;
+  }
+  const source = Readable.from(all());
+  source.on('error', (error) => parser.destroy(error));
+  source.pipe(parser);
+  let columns: string[] | undefined;
   // The line a row starts on: csv-parse counts empty lines, the rows' own newlines are counted here.
-  let linesBefore = 1;
+  let linesBefore = 0;
   let row = 0;
   try {
     for await (const { record, info } of parser as AsyncIterable<{
-      record: Record<string, string>;
+      record: string[];
       info: { empty_lines: number };
     }>) {
+      const line = linesBefore + 1 + info.empty_lines;
+      linesBefore += 1 + newlinesIn(record.join(''));
+      if (columns === undefined) {
+        columns = record.map((column) => column.trim());
+        const problem = headerProblem(columns);
+        if (problem !== undefined) throw new AppError('invalid_csv', `Line 1: ${problem}`);
+        continue;
+      }
+      if (isBlank(record)) continue;
+      if (record.length !== columns.length) {
+        throw new AppError(
+          'invalid_csv',
+          `The row on line ${line} has ${record.length} fields; the header names ${columns.length} columns`,
+        );
+      }
       row += 1;
       if (row > maxRows) {
         throw new AppError(
@@ -73,27 +129,19 @@ export async function* readMemberCsv(csv: Buffer, maxRows: number): AsyncGenerat
           `The file holds more than ${maxRows} rows, the most one import takes`,
         );
       }
-      const line = linesBefore + 1 + info.empty_lines;
-      linesBefore += 1 + newlinesIn(Object.values(record).join(''));
-      yield { row, line, cells: record };
+      const cells: Record<string, string> = {};
+      for (let i = 0; i < columns.length; i++) cells[columns[i]] = record[i];
+      yield { row, line, cells };
     }
   } catch (error) {
+    if (error instanceof SourceFailure) throw error.failure;
     if (error instanceof AppError) throw error;
-    const message = problem ?? (error as Error).message;
-    const where = problem === undefined ? '' : 'Line 1: ';
-    throw new AppError('invalid_csv', `${where}${message}`);
+    if (error instanceof CsvError) throw new AppError('invalid_csv', error.message);
+    throw error;
+  } finally {
+    source.destroy();
   }
-  if (!headerRead)
+  if (columns === undefined) {
     throw new AppError('invalid_csv', 'The file is empty: its first line must name the columns');
-}
-
-/**
- * Reads the whole file once, writing nothing: a broken quote on its last
- * line, or a row past `maxRows`, is refused before any row is written, even
- * when the import commits chunk by chunk.
- */
-export async function assertMemberCsvReadable(csv: Buffer, maxRows: number): Promise<void> {
-  for await (const _row of readMemberCsv(csv, maxRows)) {
-    // Only the reading is wanted.
   }
 }

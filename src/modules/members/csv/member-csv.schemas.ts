@@ -23,6 +23,9 @@ export const MembersCsv = Type.String({
   examples: [csvExample],
 });
 
+/** The longest an import's POST holds its answer for the job to finish. */
+export const MAX_IMPORT_WAIT_SECONDS = 30;
+
 export const MemberImportQuery = Type.Object(
   {
     dry_run: Type.Optional(
@@ -43,8 +46,19 @@ export const MemberImportQuery = Type.Object(
       StringEnum(['abort', 'skip'] as const, {
         default: 'abort',
         description:
-          '`abort`: one transaction, and any failing row means nothing is written. `skip`: the good rows are ' +
-          'written (a chunk of rows a transaction) and the failing ones reported.',
+          '`abort`: every row is checked first, and any failing row means nothing is written; then the rows ' +
+          'are written, and taken back should one fail after all. `skip`: the good rows are written (a ' +
+          'chunk of rows a transaction) and the failing ones reported.',
+      }),
+    ),
+    wait: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_IMPORT_WAIT_SECONDS,
+        default: 0,
+        description:
+          'Seconds the answer may wait for the job to finish (a small file then comes back with its report). ' +
+          'The answer is 202 with the job in whatever state it reached.',
       }),
     ),
   },
@@ -80,6 +94,22 @@ const RowError = Type.Object(
   { additionalProperties: false },
 );
 
+export const importReportExample = {
+  dry_run: true,
+  written: false,
+  counts: { rows: 3, created: 1, updated: 1, unchanged: 0, failed: 1 },
+  errors: [
+    {
+      row: 3,
+      line: 5,
+      column: 'email',
+      code: 'member_email_conflict',
+      message: 'A member with email ada@example.com already exists in this facility',
+    },
+  ],
+  errors_omitted: 0,
+};
+
 export const MemberImportReport = Type.Object(
   {
     dry_run: Type.Boolean(),
@@ -104,23 +134,7 @@ export const MemberImportReport = Type.Object(
     $id: 'MemberImportReport',
     additionalProperties: false,
     description: 'What an import did, or, on a dry run, would do, row by row',
-    examples: [
-      {
-        dry_run: true,
-        written: false,
-        counts: { rows: 3, created: 1, updated: 1, unchanged: 0, failed: 1 },
-        errors: [
-          {
-            row: 3,
-            line: 5,
-            column: 'email',
-            code: 'member_email_conflict',
-            message: 'A member with email ada@example.com already exists in this facility',
-          },
-        ],
-        errors_omitted: 0,
-      },
-    ],
+    examples: [importReportExample],
   },
 );
 export type MemberImportReport = Static<typeof MemberImportReport>;

@@ -1,179 +1,184 @@
-import { AppError, type ErrorCode, type FieldError } from '../../../core/errors.js';
-import type { WriteContext } from '../../../core/write-context.js';
-import type { Db, Executor } from '../../../db/database.js';
-import { planQueriesPerCall } from '../../../db/transaction-planning.js';
-import { inSavepoint, inWriteTransaction } from '../../../journal/journal.js';
-import { type PolicySettings, readPolicySettings } from '../../policy/policy.service.js';
-import { findMemberIdByKey } from '../member.repository.js';
-import type { Member, MemberCreate, MemberPatch } from '../member.schemas.js';
-import { createMemberIn, patchMemberIn } from '../member.service.js';
-import { fieldsOfRow } from './member-csv.columns.js';
-import type { CsvRow } from './member-csv.reader.js';
-import type { RowErrorCode } from './member-csv.schemas.js';
+import { AppError } from '../../../core/errors.js';
+import type { Db } from '../../../db/database.js';
+import { readMemberCsv } from './member-csv.reader.js';
+import { type ImportRow, type Lease, updateLeasedImport } from './member-import.repository.js';
+import { checkRows } from './member-import-check.service.js';
+import { type ChunkSettings, LeaseLost, RowQueue } from './member-import-chunks.js';
+import { deleteChunks, deleteWrites, findChunk } from './member-import-data.repository.js';
+import { FileKeys } from './member-import-file-keys.js';
+import { ImportTotals } from './member-import-report.js';
+import type { MatchBy, RowJob, RowValidator } from './member-import-row.service.js';
+import { undoWrites } from './member-import-undo.service.js';
+import { WriteFailed, writeRows } from './member-import-write.service.js';
 
-export type MatchBy = 'external_id' | 'email' | 'none';
-
-export interface ImportOptions {
-  dryRun: boolean;
-  matchBy: MatchBy;
-  onError: 'abort' | 'skip';
-  /** Rows written in one transaction when skipping errors; between chunks other writes get their turn. */
-  chunkRows: number;
-  /** Row errors listed at most; `failed` counts them all. */
-  maxListedErrors: number;
+export interface ImportRunSettings extends ChunkSettings {
+  /** IMPORT_MAX_ROWS. */
+  maxRows: number;
+  validator: RowValidator;
+  /** How long a finished job and its report are kept (IMPORT_REPORT_RETENTION_DAYS). */
+  retentionMs: number;
 }
 
-/** Checks a row's fields as the POST or PATCH body validation would; the route's validator, so the rules are one. */
-export interface RowValidator {
-  create(fields: Record<string, unknown>): FieldError[];
-  update(fields: Record<string, unknown>): FieldError[];
+/** The uploaded bytes of a job, chunk after chunk, read from the database as the rows are. */
+async function* bytesOf(db: Db, importId: number): AsyncGenerator<Buffer> {
+  for (let seq = 0; ; seq++) {
+    const chunk = await findChunk(db, importId, seq);
+    if (chunk === undefined) return;
+    yield chunk;
+  }
 }
-
-export interface RowError {
-  row: number;
-  line: number;
-  column: string | null;
-  code: RowErrorCode;
-  message: string;
-}
-
-export interface ImportReport {
-  dry_run: boolean;
-  /** Whether the rows were written: false on a dry run, and when `on_error=abort` met an error. */
-  written: boolean;
-  counts: { rows: number; created: number; updated: number; unchanged: number; failed: number };
-  errors: RowError[];
-  /** More row errors than `errors` lists. */
-  errors_omitted: number;
-}
-
-/** The column a rule's problem is about. */
-const COLUMN_OF_CODE: Partial<Record<ErrorCode, string>> = {
-  member_email_conflict: 'email',
-  member_external_id_conflict: 'external_id',
-  plan_full: 'plan_id',
-  invalid_plan: 'plan_id',
-  member_too_young: 'date_of_birth',
-  invalid_status_transition: 'status',
-  freeze_not_allowed: 'status',
-};
-
-/** Rolls the transaction back after the rows were tried: a dry run, or an abort that met an error. */
-class RollBack extends Error {}
 
 /**
- * Imports the rows: each is validated and written exactly as a POST (no
- * match) or a PATCH (a match) would be, in a savepoint, so that a failing
- * row leaves nothing and the rows after it see the ones before. A dry run
- * and `on_error=abort` run in one transaction (rolled back by a dry run or
- * any error); `on_error=skip` commits every `chunkRows` rows. A dry run
- * therefore answers what the real run would, as long as nobody else writes
- * to the facility in between.
+ * Runs a job to its end, resuming where its last committed chunk left it:
+ * a dry run checks every row; `on_error=skip` writes the rows that pass;
+ * `on_error=abort` checks every row first and writes only if all pass,
+ * then undoes what it wrote should a row fail after all (someone changed
+ * the facility in between). Finishes the job with its report, or `failed`
+ * with why. Throws LeaseLost when another process took the job over, and any
+ * unexpected failure for the worker to retry.
  */
-export async function importMembers(
+export async function runImport(
   db: Db,
-  context: WriteContext<Member>,
-  facilityId: number,
-  rows: AsyncIterable<CsvRow>,
-  validator: RowValidator,
-  options: ImportOptions,
-): Promise<ImportReport> {
-  const report: ImportReport = {
-    dry_run: options.dryRun,
-    written: false,
-    counts: { rows: 0, created: 0, updated: 0, unchanged: 0, failed: 0 },
-    errors: [],
-    errors_omitted: 0,
+  job: ImportRow,
+  settings: ImportRunSettings,
+  lease: () => Lease,
+  onProgress: () => void,
+): Promise<void> {
+  const rowJob = (): RowJob => ({
+    facilityId: job.facility_id,
+    context: {
+      actor: {
+        keyId: job.api_key_id,
+        keyName: job.api_key_name,
+        role: 'admin',
+        facilityIds: [job.facility_id],
+      },
+      requestId: job.request_id,
+      now: settings.clock(),
+    },
+    validator: settings.validator,
+    matchBy: job.match_by as MatchBy,
+    keys: new FileKeys(),
+  });
+  const update = async (changes: Parameters<typeof updateLeasedImport>[2]) => {
+    if (!(await updateLeasedImport(db, lease(), changes))) throw new LeaseLost(job.id);
+    onProgress();
   };
-  const iterator = rows[Symbol.asyncIterator]();
-  const oneTransaction = options.dryRun || options.onError === 'abort';
-  let done = false;
-  while (!done) {
-    try {
-      await inWriteTransaction(db, async (trx) => {
-        await planQueriesPerCall(trx);
-        // Once a transaction, not once a row: every row is checked against the policy it started with.
-        const policy = await readPolicySettings(trx, facilityId);
-        for (let inChunk = 0; oneTransaction || inChunk < options.chunkRows; inChunk++) {
-          const next = await iterator.next();
-          if (next.done) {
-            done = true;
-            break;
-          }
-          await importRow(trx, context, facilityId, policy, next.value, validator, options, report);
-        }
-        if (options.dryRun || (options.onError === 'abort' && report.counts.failed > 0)) throw new RollBack();
-      });
-    } catch (error) {
-      if (!(error instanceof RollBack)) throw error;
-      return report;
+  const finish = async (state: 'succeeded' | 'failed', report: unknown, error?: AppError) => {
+    const finishedAt = settings.clock();
+    await update({
+      state,
+      report: report === null ? null : JSON.stringify(report),
+      error_code: error?.code ?? null,
+      error_message: error?.message ?? null,
+      finished_at: finishedAt.toISOString(),
+      expires_at: new Date(finishedAt.getTime() + settings.retentionMs).toISOString(),
+      locked_until: null,
+      lease_token: null,
+    });
+    await deleteChunks(db, job.id);
+    await deleteWrites(db, job.id);
+  };
+  const rowsFrom = async (done: number, keys: FileKeys) => {
+    const rows = new RowQueue(readMemberCsv(bytesOf(db, job.id), settings.maxRows));
+    await rows.skip(done, ({ cells }) => keys.repeatedIn(cells));
+    return rows;
+  };
+  const dryRun = job.dry_run === 1;
+  const abort = job.on_error === 'abort';
+  let totals = new ImportTotals();
+  try {
+    if (job.phase === 'undoing') return await undoAndFail(db, job, settings, lease, finish);
+    const resumed = job.phase === 'writing';
+    if (dryRun || (abort && !resumed)) {
+      // A check is not resumed: it wrote nothing, so it starts again.
+      await update({ phase: 'checking', rows_done: 0 });
+      const check = rowJob();
+      await checkRows(db, check, await rowsFrom(0, check.keys), totals, settings, () =>
+        update({ rows_done: totals.counts.rows }),
+      );
+      if (dryRun || totals.counts.failed > 0) return await finish('succeeded', totals.report(dryRun, false));
+      totals = new ImportTotals();
+      await update({ phase: 'writing', ...totals.progress(), errors: '[]' });
+    } else if (!resumed) {
+      await update({ phase: 'writing' });
     }
-    // Let the requests that waited for the database go first.
-    await new Promise((resolve) => setImmediate(resolve));
+    if (resumed) totals = new ImportTotals(job);
+    const write = rowJob();
+    const rows = await rowsFrom(totals.counts.rows, write.keys);
+    try {
+      await writeRows(db, write, rows, totals, settings, { importId: job.id, abort, lease }, async () =>
+        onProgress(),
+      );
+    } catch (error) {
+      if (!(error instanceof WriteFailed)) throw error;
+      return await startUndo(db, job, totals, error, settings, lease, finish);
+    }
+    await finish('succeeded', totals.report(false, totals.counts.rows > totals.counts.failed));
+  } catch (error) {
+    // The file could not be read to its end (it could when uploaded; IMPORT_MAX_ROWS lowered since, say).
+    if (!(error instanceof AppError)) throw error;
+    const written = !dryRun && totals.counts.created + totals.counts.updated > 0;
+    await finish('failed', totals.counts.rows === 0 ? null : totals.report(dryRun, written), error);
   }
-  report.written = report.counts.rows > report.counts.failed;
-  return report;
 }
 
-async function importRow(
-  trx: Executor,
-  context: WriteContext<Member>,
-  facilityId: number,
-  policy: PolicySettings,
-  { row, line, cells }: CsvRow,
-  validator: RowValidator,
-  options: ImportOptions,
-  report: ImportReport,
+type Finish = (state: 'succeeded' | 'failed', report: unknown, error?: AppError) => Promise<void>;
+
+/** An abort import's row failed while writing: the report and why are kept, then its writes undone. */
+async function startUndo(
+  db: Db,
+  job: ImportRow,
+  totals: ImportTotals,
+  failure: WriteFailed,
+  settings: ImportRunSettings,
+  lease: () => Lease,
+  finish: Finish,
 ): Promise<void> {
-  report.counts.rows += 1;
-  const fail = (problems: { column: string | null; code: ErrorCode; message: string }[]) => {
-    // A row is refused with what a POST or PATCH of it would answer: one of the row codes.
-    report.counts.failed += 1;
-    for (const problem of problems) {
-      if (report.errors.length < options.maxListedErrors)
-        report.errors.push({ row, line, ...problem, code: problem.code as RowErrorCode });
-      else report.errors_omitted += 1;
-    }
+  const { created, updated } = totals.counts;
+  const failing = failure.tally.errors[0];
+  totals.errors = [];
+  totals.add(failure.tally);
+  const message =
+    `Row ${failing.row} (line ${failing.line}) failed while the import was being written, after every row ` +
+    `had passed the check: the facility changed meanwhile (${failing.message}). Nothing was imported: ` +
+    `the ${created} members it had created are deleted and the ${updated} it had changed restored.`;
+  const changes = {
+    phase: 'undoing' as const,
+    rows_done: 0,
+    report: JSON.stringify(totals.report(false, false)),
+    error_code: failing.code,
+    error_message: message,
   };
-  const matchKey = options.matchBy === 'none' ? undefined : cells[options.matchBy]?.trim() || undefined;
-  const match =
-    matchKey === undefined
-      ? undefined
-      : await findMemberIdByKey(trx, facilityId, { [options.matchBy]: matchKey } as { email: string });
-  const memberId = match?.id;
-  const fields = fieldsOfRow(cells, memberId !== undefined);
-  // A new member starts pending or active, as with POST; a later status is then a move, as with PATCH.
-  const { status, ...createFields } = fields;
-  const moveAfterCreate =
-    memberId === undefined && status !== undefined && status !== 'pending' && status !== 'active';
-  const createBody = moveAfterCreate ? createFields : fields;
-  const invalid = memberId === undefined ? validator.create(createBody) : validator.update(fields);
-  if (moveAfterCreate && invalid.length === 0) invalid.push(...validator.update({ status }));
-  if (invalid.length > 0) {
-    fail(
-      invalid.map((error) => ({
-        column: error.field.replace(/^\//, '') || null,
-        code: 'validation_error',
-        message: error.message,
-      })),
-    );
-    return;
-  }
-  try {
-    await inSavepoint(trx, async () => {
-      if (memberId === undefined) {
-        const created = await createMemberIn(trx, context, facilityId, createBody as MemberCreate, policy);
-        if (moveAfterCreate)
-          await patchMemberIn(trx, context, facilityId, created.id, { status } as MemberPatch);
-        report.counts.created += 1;
-      } else {
-        const after = await patchMemberIn(trx, context, facilityId, memberId, fields as MemberPatch);
-        if (after.updated_at === match?.updated_at) report.counts.unchanged += 1;
-        else report.counts.updated += 1;
-      }
-    });
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    fail([{ column: COLUMN_OF_CODE[error.code] ?? null, code: error.code, message: error.message }]);
-  }
+  if (!(await updateLeasedImport(db, lease(), changes))) throw new LeaseLost(job.id);
+  await undoAndFail(db, { ...job, ...changes }, settings, lease, finish);
+}
+
+async function undoAndFail(
+  db: Db,
+  job: ImportRow,
+  settings: ImportRunSettings,
+  lease: () => Lease,
+  finish: Finish,
+): Promise<void> {
+  const context = {
+    actor: {
+      keyId: job.api_key_id,
+      keyName: job.api_key_name,
+      role: 'admin' as const,
+      facilityIds: [job.facility_id],
+    },
+    requestId: job.request_id,
+    now: settings.clock(),
+  };
+  const notRestored = await undoWrites(
+    db,
+    { importId: job.id, facilityId: job.facility_id, context },
+    settings,
+    lease,
+  );
+  const left =
+    notRestored.length === 0 ? '' : ` Left as they are, changed by others since: ${notRestored.join('; ')}.`;
+  const error = new AppError(job.error_code as never, `${job.error_message}${left}`);
+  await finish('failed', job.report === null ? null : JSON.parse(job.report), error);
 }

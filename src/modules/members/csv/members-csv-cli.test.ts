@@ -3,8 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
-import { runCli } from '../../../../test/cli-process.js';
+import { runCli, STACK_LINE } from '../../../../test/cli-process.js';
 import { describeEachDialect } from '../../../../test/harness.js';
+import { freePort } from '../../../../test/service-process.js';
 
 describeEachDialect('members CSV on the command line', (api) => {
   let url = '';
@@ -31,6 +32,37 @@ describeEachDialect('members CSV on the command line', (api) => {
     assert.equal(exported.code, 0, exported.stderr);
     assert.match(exported.stdout, /^\uFEFFid,facility_id,first_name,/);
     assert.match(exported.stdout, /,Ann,,ann@example\.com,/);
+  });
+
+  test('a file the service refuses, and a service that cannot be reached, are one line on stderr and exit 1', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'facility-admin-cli-')), 'wrong.csv');
+    writeFileSync(file, 'first_name,shoe_size\nAda,38\n');
+    const refused = await runCli([
+      'members',
+      'import',
+      file,
+      '--facility',
+      String(api.newFacility()),
+      '--url',
+      url,
+    ]);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr.trim(),
+      /^facility-admin: the service answered 400 invalid_csv: Line 1: unknown column "shoe_size"/,
+    );
+    assert.doesNotMatch(refused.stderr, STACK_LINE);
+
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    const closed = await runCli(['members', 'import', file, '--facility', '1', '--url', nowhere]);
+    assert.equal(closed.code, 1);
+    assert.equal(
+      closed.stderr.trim(),
+      `facility-admin: cannot reach the service at ${nowhere}: ECONNREFUSED`,
+    );
+    const exported = await runCli(['members', 'export', '--facility', '1', '--url', nowhere]);
+    assert.equal(exported.code, 1);
+    assert.match(exported.stderr.trim(), /^facility-admin: cannot reach the service/);
   });
 
   test('a missing --facility is a usage error, not a request', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { type Api, describeEachDialect } from '../../../../test/harness.js';
+import { importCsv } from './member-import-api.fixtures.js';
 
 const exportUrl = (facility: number, query = '') =>
   `/admin/facilities/${facility}/members/export.csv${query}`;
@@ -72,6 +73,62 @@ describeEachDialect('members CSV export', (api) => {
     );
   });
 
+  test('a value holding a semicolon is quoted: a spreadsheet that splits on ; sees no cell that starts a formula', async () => {
+    const facility = api.newFacility();
+    const url = `/admin/facilities/${facility}/members`;
+    await api.post(url, { first_name: 'Ann', notes: 'x;=1+1;' });
+    await api.post(url, { first_name: 'Bo', last_name: 'a;@SUM(A1)', notes: '=2+2' });
+    const text = (await api.get(exportUrl(facility))).text;
+    // German, French or Dutch Excel splits on the semicolon, a quote counting only at the start of a cell.
+    const asSemicolonExcel = parse(text, {
+      bom: true,
+      delimiter: ';',
+      relax_quotes: true,
+      relax_column_count: true,
+    }) as string[][];
+    assert.deepEqual(
+      asSemicolonExcel.flat().filter((cell) => /^[=+\-@\t\r]/.test(cell)),
+      [],
+    );
+    // A comma spreadsheet shows each value whole, quoted, every would-be formula after a '.
+    assert.deepEqual(
+      rowsOf(text).map((row) => [row.last_name, row.notes]),
+      [
+        ['', "x;'=1+1;"],
+        ["a;'@SUM(A1)", "'=2+2"],
+      ],
+    );
+    assert.match(text, /,"x;'=1\+1;",/);
+    // And an import reads each back as it was.
+    const target = api.newFacility();
+    await importCsv(api, target, text);
+    assert.deepEqual(
+      (await membersOf(api, target)).map((m) => [m.last_name, m.notes]),
+      [
+        [null, 'x;=1+1;'],
+        ['a;@SUM(A1)', '=2+2'],
+      ],
+    );
+  });
+
+  test("a value that starts with ' is written with one more, and imports back as it was", async () => {
+    const source = api.newFacility();
+    const url = `/admin/facilities/${source}/members`;
+    await api.post(url, { first_name: "'Quoted", last_name: "'=not a formula", notes: "''two" });
+    const csv = (await api.get(exportUrl(source))).text;
+    assert.deepEqual(
+      rowsOf(csv).map((row) => [row.first_name, row.last_name, row.notes]),
+      [["''Quoted", "''=not a formula", "'''two"]],
+    );
+    const target = api.newFacility();
+    const imported = await importCsv(api, target, csv);
+    assert.deepEqual(imported.body.counts, { rows: 1, created: 1, updated: 0, unchanged: 0, failed: 0 });
+    assert.deepEqual(
+      (await membersOf(api, target)).map((m) => [m.first_name, m.last_name, m.notes]),
+      [["'Quoted", "'=not a formula", "''two"]],
+    );
+  });
+
   test('an export imports back: into an empty facility the same members, into the same one nothing changes', async () => {
     const source = api.newFacility();
     const url = `/admin/facilities/${source}/members`;
@@ -82,9 +139,7 @@ describeEachDialect('members CSV export', (api) => {
     const csv = (await api.get(exportUrl(source))).text;
 
     const target = api.newFacility();
-    const imported = await api.post(`/admin/facilities/${target}/members/import?match_by=external_id`, csv, {
-      'content-type': 'text/csv',
-    });
+    const imported = await importCsv(api, target, csv, '?match_by=external_id');
     assert.deepEqual(imported.body.counts, { rows: 3, created: 3, updated: 0, unchanged: 0, failed: 0 });
     const fieldsOf = (member: Record<string, unknown>) => {
       const {
@@ -102,9 +157,7 @@ describeEachDialect('members CSV export', (api) => {
       (await membersOf(api, source)).map(fieldsOf),
     );
 
-    const again = await api.post(`/admin/facilities/${source}/members/import?match_by=external_id`, csv, {
-      'content-type': 'text/csv',
-    });
+    const again = await importCsv(api, source, csv, '?match_by=external_id');
     assert.deepEqual(again.body.counts, { rows: 3, created: 0, updated: 0, unchanged: 3, failed: 0 });
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Api, assertProblem, describeEachDialect } from '../../../../test/harness.js';
+import { loadConfig } from '../../../config.js';
 
 const CSV = { 'content-type': 'text/csv' };
 const importCsv = (api: Api, facility: number, csv: string | Buffer, query = '') =>
@@ -86,5 +87,5 @@ describeEachDialect(
       assertProblem(response, 415, 'unsupported_media_type');
     });
   },
-  { memberImport: { maxBytes: 1024, maxRows: 5, concurrency: 2, chunkRows: 2 } },
+  { memberImport: { ...loadConfig({}).memberImport, maxBytes: 1024, maxRows: 5, chunkRows: 2 } },
 );

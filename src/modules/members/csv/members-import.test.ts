@@ -2,21 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { type Api, assertProblem, describeEachDialect } from '../../../../test/harness.js';
+import { importCsv } from './member-import-api.fixtures.js';
 
-const CSV = { 'content-type': 'text/csv' };
-const importUrl = (facility: number, query = '') => `/admin/facilities/${facility}/members/import${query}`;
 const membersOf = async (api: Api, facility: number) =>
   (await api.get(`/admin/facilities/${facility}/members?limit=1000`)).body.members as Record<
     string,
     unknown
   >[];
-const importCsv = (
-  api: Api,
-  facility: number,
-  csv: string,
-  query = '',
-  headers: Record<string, string> = {},
-) => api.post(importUrl(facility, query), csv, { ...CSV, ...headers });
 const withoutRun = ({ dry_run: _d, written: _w, ...rest }: Record<string, unknown>) => rest;
 
 /**

@@ -1,0 +1,71 @@
+/** Import jobs as tests drive them: start one, follow it to its end, read what it reported. */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Api, TestResponse } from '../../../../test/harness.js';
+
+/** Waits until `check` holds, or fails with what it waited for after `timeoutMs`. */
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+export const importUrl = (facility: number, query = '') =>
+  `/admin/facilities/${facility}/members/import${query}`;
+export const isFinished = (job: { state: string }) => job.state === 'succeeded' || job.state === 'failed';
+
+/** POSTs a CSV file: the 202 with its job, or the problem. */
+export async function startImport(
+  api: Api,
+  facility: number,
+  csv: string | Buffer,
+  query = '',
+  headers: Record<string, string> = {},
+): Promise<TestResponse> {
+  if (typeof csv === 'string') {
+    return api.request('POST', importUrl(facility, query), csv, { 'content-type': 'text/csv', ...headers });
+  }
+  // Bytes as they are (the harness would send a Buffer as JSON).
+  const response = await api.app.inject({
+    method: 'POST',
+    url: importUrl(facility, query),
+    headers: { 'content-type': 'text/csv', ...headers },
+    payload: csv,
+  });
+  const text = response.body;
+  return { status: response.statusCode, headers: response.headers, body: JSON.parse(text || 'null'), text };
+}
+
+/** Follows the job at `location` until it has finished; its last state. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+export async function finishedJob(api: Api, location: string): Promise<any> {
+  let job = { state: 'queued' };
+  await waitUntil(async () => {
+    job = (await api.get(location)).body;
+    return isFinished(job);
+  }, `import ${location} to finish`);
+  return job;
+}
+
+/**
+ * Imports a file as today's synchronous import answered: the finished job's
+ * report as `body` (with status 200), or the problem the POST answered. The
+ * job itself is `job`.
+ */
+export async function importCsv(
+  api: Api,
+  facility: number,
+  csv: string | Buffer,
+  query = '',
+  headers: Record<string, string> = {},
+): Promise<TestResponse & { job?: Record<string, unknown> }> {
+  const started = await startImport(api, facility, csv, query, headers);
+  if (started.status !== 202) return started;
+  const job = await finishedJob(api, String(started.headers.location));
+  return { ...started, status: 200, body: job.report, job };
+}
