@@ -13,6 +13,10 @@ import pg from 'pg';
 import { type App, type BuildOptions, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type DialectName, openDatabase } from '../src/db/database.js';
+import { noteAssertedCode } from './asserted-codes.js';
+import { injectJson, type TestResponse } from './inject.js';
+
+export type { TestResponse } from './inject.js';
 
 export const DIALECTS = (process.env.TEST_DATABASES ?? 'sqlite,postgres')
   .split(',')
@@ -20,14 +24,6 @@ export const DIALECTS = (process.env.TEST_DATABASES ?? 'sqlite,postgres')
   .filter(Boolean) as DialectName[];
 
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-export interface TestResponse {
-  status: number;
-  headers: Record<string, string | string[] | number | undefined>;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
-  body: any;
-  text: string;
-}
 
 export interface Api {
   app: App;
@@ -93,22 +89,8 @@ export function describeEachDialect(
 }
 
 function bindApi(app: App, dialect: DialectName): Api {
-  const request: Api['request'] = async (method, url, body, headers = {}) => {
-    const withBody = body !== undefined;
-    const response = await app.inject({
-      method: method as 'GET',
-      url,
-      headers: withBody ? { 'content-type': 'application/json', ...headers } : headers,
-      ...(withBody ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-    });
-    let parsed: unknown;
-    try {
-      parsed = response.body === '' ? undefined : JSON.parse(response.body);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: response.statusCode, headers: response.headers, body: parsed, text: response.body };
-  };
+  const request: Api['request'] = (method, url, body, headers = {}) =>
+    injectJson(app, method, url, body, headers);
   return {
     app,
     dialect,
@@ -169,6 +151,7 @@ export function assertProblem(response: TestResponse, status: number, code: stri
   assert.equal(response.body.status, status);
   assert.equal(typeof response.body.detail, 'string');
   assert.equal(response.body.type, `urn:facility-admin:problem:${code}`);
+  noteAssertedCode(code);
   return response.body;
 }
 
