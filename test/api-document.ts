@@ -104,7 +104,7 @@ export function successStatuses(operation: Operation): number[] {
 }
 
 /** The methods the document serves on a path, with HEAD beside GET, as an Allow header names them. */
-export function allowedMethods(operations: Operation[], path: string): string[] {
+export function allowedMethods(operations: readonly Operation[], path: string): string[] {
   const methods = operations
     .filter((operation) => operation.path === path)
     .map((operation) => operation.method);

@@ -163,12 +163,19 @@ export interface PreparedRequest {
   url: string;
   headers: Record<string, string>;
   payload?: string;
+  /** The path parameters the url was filled with. */
+  params: Record<string, string>;
 }
 
-/** The example's request for an operation, ready to send; fails naming the operation when it has no entry. */
+/**
+ * The example's request for an operation, ready to send; fails naming the
+ * operation when it has no entry. `params` replaces path parameters of the
+ * example (an id that does not exist, say).
+ */
 export async function exampleRequest(
   operation: Operation,
   context: ExampleContext,
+  params: Record<string, string> = {},
 ): Promise<PreparedRequest> {
   const example = EXAMPLES[operation.operationId];
   assert.ok(
@@ -176,15 +183,16 @@ export async function exampleRequest(
     `no example request for ${operation.operationId} (${operation.method} ${operation.path}): add one to test/operation-examples.ts`,
   );
   const request = await example(context, operation.bodyExample);
-  const values: Record<string, string | number> = { facility_id: context.facility, ...request.params };
+  const values: Record<string, string> = { facility_id: String(context.facility) };
+  for (const [name, value] of Object.entries({ ...request.params, ...params })) values[name] = String(value);
   const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     assert.ok(name in values, `the example of ${operation.operationId} gives no ${name}`);
-    return encodeURIComponent(String(values[name]));
+    return encodeURIComponent(values[name]);
   });
   const query = new URLSearchParams(request.query ?? {}).toString();
   const url = query ? `${path}?${query}` : path;
   const headers = { ...request.headers };
-  if (operation.bodyTypes.length === 0) return { method: operation.method, url, headers };
+  if (operation.bodyTypes.length === 0) return { method: operation.method, url, headers, params: values };
   const body = request.body ?? operation.bodyExample;
   const contentType = operation.bodyTypes[0];
   return {
@@ -192,6 +200,7 @@ export async function exampleRequest(
     url,
     headers: { 'content-type': contentType, ...headers },
     payload: typeof body === 'string' ? body : JSON.stringify(body ?? {}),
+    params: values,
   };
 }
 
