@@ -169,6 +169,9 @@ export interface TestClock {
   now: () => Date;
   set(iso: string): void;
   advanceDays(days: number): void;
+  advanceMs(ms: number): void;
+  /** Today in UTC, plus `days`: YYYY-MM-DD. */
+  today(days?: number): string;
 }
 
 export function testClock(start: string): TestClock {
@@ -181,5 +184,9 @@ export function testClock(start: string): TestClock {
     advanceDays: (days) => {
       current = new Date(current.getTime() + days * 86_400_000);
     },
+    advanceMs: (ms) => {
+      current = new Date(current.getTime() + ms);
+    },
+    today: (days = 0) => new Date(current.getTime() + days * 86_400_000).toISOString().slice(0, 10),
   };
 }
