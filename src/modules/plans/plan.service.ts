@@ -97,7 +97,7 @@ export async function createPlan(
       max_members: body.max_members ?? null,
       is_active: body.is_active ?? true,
     };
-    const plan = await insertPlan(trx, facilityId, values, new Date().toISOString()).catch(
+    const plan = await insertPlan(trx, facilityId, values, (context.now ?? new Date()).toISOString()).catch(
       rethrowNameConflict(values.name),
     );
     const audit = { facilityId, resourceId: plan.id, action: 'create', before: null } as const;
@@ -132,7 +132,8 @@ export async function patchPlan(
     const changes = changedFields(current, patch);
     if (!changes && !restoring) return current;
     const write = { ...changes, ...(restoring ? { deleted_at: null } : {}) };
-    const updated = await updatePlan(trx, planId, write, writeTimeAfter(current.updated_at)).catch(
+    const at = writeTimeAfter(current.updated_at, (context.now ?? new Date()).getTime());
+    const updated = await updatePlan(trx, planId, write, at).catch(
       rethrowNameConflict(write.name ?? current.name),
     );
     journalChange(trx, context, {
@@ -168,7 +169,7 @@ export async function deletePlan(
       });
       journalChange(trx, context, { ...audit, action: 'hard_delete', after: null });
     } else if (plan.deleted_at === null) {
-      const now = writeTimeAfter(plan.updated_at);
+      const now = writeTimeAfter(plan.updated_at, (context.now ?? new Date()).getTime());
       const archived = await updatePlan(trx, planId, { is_active: false, deleted_at: now }, now);
       journalChange(trx, context, { ...audit, action: 'delete', after: archived });
     }

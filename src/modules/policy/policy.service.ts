@@ -47,7 +47,8 @@ export async function patchPolicy(
     assertIfMatch(context.ifMatch, etagOf(policyRepresentation, current.updated_at));
     const changes = changedFields(current, patch);
     if (!changes) return current;
-    const updated = await updatePolicy(trx, facilityId, changes, writeTimeAfter(current.updated_at));
+    const at = writeTimeAfter(current.updated_at, (context.now ?? new Date()).getTime());
+    const updated = await updatePolicy(trx, facilityId, changes, at);
     journalChange(trx, context, {
       facilityId,
       resourceType: 'policy',
