@@ -7,7 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import pg from 'pg';
 import { type App, type BuildOptions, buildApp } from '../src/app.js';
@@ -54,15 +56,17 @@ export function describeEachDialect(
     dialects?: readonly DialectName[];
     /** The app's clock, for tests of what dates do. */
     now?: BuildOptions['now'];
+    /** SQLite in a file of its own rather than in memory: a second connection to it sees the app's data. */
+    sqliteOnDisk?: boolean;
   } = {},
 ): void {
-  const { dialects = DIALECTS, ...buildOptions } = options;
+  const { dialects = DIALECTS, sqliteOnDisk = false, ...buildOptions } = options;
   for (const dialect of DIALECTS.filter((d) => dialects.includes(d))) {
     describe(`${name} [${dialect}]`, () => {
       const api = {} as Api;
       let dropDatabase: () => Promise<void> = async () => {};
       before(async () => {
-        const test = await createTestDatabase(dialect);
+        const test = await createTestDatabase(dialect, { sqliteOnDisk });
         dropDatabase = test.drop;
         const config = {
           ...loadConfig({}),
@@ -109,10 +113,15 @@ export function removeSqliteFiles(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
 }
 
-/** A fresh database for this test file: in-memory SQLite, or a new PostgreSQL database. */
+/** A fresh database for this test file: in-memory SQLite (or a file of its own), or a new PostgreSQL database. */
 export async function createTestDatabase(
   dialect: DialectName,
+  options: { sqliteOnDisk?: boolean } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite' && options.sqliteOnDisk) {
+    const file = join(mkdtempSync(join(tmpdir(), 'facility-admin-test-')), 'test.db');
+    return { url: `sqlite:${file}`, drop: async () => removeSqliteFiles(file) };
+  }
   if (dialect === 'sqlite') return { url: 'sqlite::memory:', drop: async () => {} };
   const name = `facility_admin_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
