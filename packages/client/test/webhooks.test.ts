@@ -12,7 +12,7 @@ import {
 import { eventually } from '../../../test/eventually.js';
 import { describeEachDialect } from '../../../test/harness.js';
 import { verifyWebhook } from '../src/index.js';
-import { listening, problemOf, WITH_API_KEY } from './service.js';
+import { listening, ON_THE_TEST_CLOCK, problemOf, WITH_API_KEY } from './service.js';
 
 describeEachDialect(
   'the client: events and webhooks',
@@ -91,4 +91,5 @@ describeEachDialect(
     });
   },
   { ...WITH_API_KEY, ...WEBHOOK_TEST_CONFIG },
+  ON_THE_TEST_CLOCK,
 );
