@@ -161,13 +161,12 @@ test('an unexpected failure is logged once as an error with the request id and s
   try {
     await sql`alter table members rename to members_elsewhere`.execute(broken.db);
     lines.length = 0;
-    const response = await broken.inject({
+    const response = await inject(broken, {
       url: '/admin/facilities/4/members/1',
       headers: { 'x-request-id': 'fails-1' },
     });
-    assert.equal(response.statusCode, 500);
-    assert.equal(response.json().code, 'internal_error');
-    assert.doesNotMatch(response.body, /no such table|sqlite|members_elsewhere|\.ts:\d/i);
+    assertProblem(response, 500, 'internal_error');
+    assert.doesNotMatch(response.text, /no such table|sqlite|members_elsewhere|\.ts:\d/i);
     const logged = lines.filter((line) => line.reqId === 'fails-1');
     assert.deepEqual(
       logged.map((line) => [line.level, line.msg]),
