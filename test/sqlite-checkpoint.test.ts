@@ -42,7 +42,9 @@ async function grownTo(file: string, atLeast: number): Promise<number> {
   );
 }
 
-describe('SQLite checkpoints in the background', { skip: !DIALECTS.includes('sqlite') }, () => {
+describe('SQLite checkpoints in the background', {
+  skip: !DIALECTS.includes('sqlite') && 'SQLite is not among TEST_DATABASES',
+}, () => {
   after(() => {
     for (const file of files) {
       removeSqliteFiles(file);
