@@ -14,7 +14,7 @@ shopt -s globstar nullglob
 # Files that time a real service process or measure its memory run on their own, after the
 # rest: beside three other test files on two cores they would measure the machine's load.
 import_memory=src/modules/members/csv/members-import-memory.test.ts
-alone=(test/hostile-clients.test.ts "$import_memory")
+alone=(test/hostile-clients.test.ts test/hostile-bulk-clients.test.ts "$import_memory")
 if [ $# -gt 0 ]; then files=("$@"); else
   files=()
   for file in src/**/*.test.ts test/**/*.test.ts packages/*/test/**/*.test.ts; do
@@ -23,12 +23,19 @@ if [ $# -gt 0 ]; then files=("$@"); else
     files+=("$file")
   done
 fi
-if [ $# -gt 0 ]; then alone=(); elif [ -n "${TEST_OTHER_NODE_LINE:-}" ]; then alone=(test/hostile-clients.test.ts); fi
+if [ $# -gt 0 ]; then alone=(); elif [ -n "${TEST_OTHER_NODE_LINE:-}" ]; then alone=(test/hostile-clients.test.ts test/hostile-bulk-clients.test.ts); fi
 echo "Testing on Node $(node -p process.versions.node), ${TEST_DATABASES:-sqlite,postgres} ($((${#files[@]} + ${#alone[@]})) files)"
 tap=$(mktemp)
 tap_alone=$(mktemp)
-trap 'rm -f "$tap" "$tap_alone"' EXIT
+# Each test process writes the error codes it asserted here (test/asserted-codes.ts); a run of
+# every file then checks that every code of src/core/errors.ts was asserted. TEST_CHECK_CODES=1
+# checks after a run of some files too.
+codes=$(mktemp -d)
+export TEST_ASSERTED_CODES="$codes"
+trap 'rm -rf "$tap" "$tap_alone" "$codes"' EXIT
 status=0
+check_codes=${TEST_CHECK_CODES:-}
+[ $# -eq 0 ] && check_codes=1
 node --import tsx --enable-source-maps --test --test-concurrency="${TEST_CONCURRENCY:-4}" \
   --test-reporter=spec --test-reporter-destination=stdout \
   --test-reporter=tap --test-reporter-destination="$tap" "${files[@]}" || status=$?
@@ -36,6 +43,9 @@ if [ ${#alone[@]} -gt 0 ]; then
   node --import tsx --enable-source-maps --test --test-concurrency=1 \
     --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$tap_alone" "${alone[@]}" || status=$?
+fi
+if [ -n "$check_codes" ]; then
+  node --import tsx scripts/check-asserted-codes.ts "$codes" || status=1
 fi
 # One plain closing line, whatever reads the output.
 count() { grep "^# $1 " "$2" | tail -n 1 | awk '{print $3}'; }

@@ -75,6 +75,8 @@ export interface BuildOptions {
   logger?: LogSettings;
   /** The clock every date-driven rule reads; the system clock unless a test moves its own. */
   now?: Clock;
+  /** The clock the rate limit's windows are aligned to (ms since the epoch); Date.now unless a test moves its own. */
+  rateLimitClock?: () => number;
 }
 
 /** Builds the whole service from a config. The server, the CLI and the tests all start here. */
@@ -183,7 +185,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             config,
             createKeyVerifier(database.db, keyChanges, config.adminApiKey),
           );
-          registerRateLimit(resources, config, sharedCounter);
+          registerRateLimit(resources, config, sharedCounter, options.rateLimitClock);
           registerIdempotency(resources, { maxResponseBytes: config.idempotencyMaxResponseBytes });
           refuseUndeclaredQuery(resources);
           await resources.register(registerModules);

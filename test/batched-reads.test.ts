@@ -6,12 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
+import { batchReadSettings } from '../src/db/postgres/batched-read.js';
 import { findMemberById } from '../src/modules/members/member.repository.js';
+import { eventually } from './eventually.js';
 import { createTestDatabase, DIALECTS } from './harness.js';
 
 /** Two facilities: a batch spans both. */
@@ -20,14 +21,6 @@ const FACILITY_B = 2;
 
 /** The next turn of the event loop: a batch not held back has gone by then. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 2000;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`waited 2 s for ${what}`);
-    await sleep(1);
-  }
-}
 
 for (const dialect of DIALECTS) {
   describe(`batched reads [${dialect}]`, () => {
@@ -45,6 +38,22 @@ for (const dialect of DIALECTS) {
       const response = await app.inject({ method, url: path, ...(payload ? { payload } : {}) });
       assert.ok(response.statusCode < 300, `${method} ${path}: ${response.statusCode} ${response.body}`);
       return response.json();
+    };
+
+    /**
+     * Runs `test` on a database of its own whose batch reads are held back
+     * behind a running one for at most `stalledAfterMs`, capturing its queries.
+     */
+    const withStallAfter = async (stalledAfterMs: number, test: (db: Database['db']) => Promise<void>) => {
+      const previous = batchReadSettings.stalledAfterMs;
+      batchReadSettings.stalledAfterMs = stalledAfterMs;
+      const own = openDatabase(url, { onQuery: (sql, parameters) => captured.push({ sql, parameters }) });
+      try {
+        await test(own.db);
+      } finally {
+        batchReadSettings.stalledAfterMs = previous;
+        await own.close();
+      }
     };
 
     /** Runs `during` while another connection holds the members table locked: reads of it wait. */
@@ -146,50 +155,51 @@ for (const dialect of DIALECTS) {
       skip: dialect !== 'postgres' && 'SQLite reads each row at once',
     }, async () => {
       const [first, ...later] = ids[FACILITY_B].members;
-      captured = [];
-      const reads: Promise<unknown>[] = [];
-      await whileMembersLocked(async () => {
-        reads.push(findMemberById(database.db, FACILITY_B, first));
-        await until(() => captured.length === 1, 'the first query');
-        for (const id of later) {
-          reads.push(findMemberById(database.db, FACILITY_B, id));
-          await nextTurn();
-        }
-        assert.equal(captured.length, 1, 'the later reads wait for the running query');
+      // A running query holds the next batch back for as long as the test takes.
+      await withStallAfter(600_000, async (db) => {
+        captured = [];
+        const reads: Promise<unknown>[] = [];
+        await whileMembersLocked(async () => {
+          reads.push(findMemberById(db, FACILITY_B, first));
+          await eventually('the first query', () => captured.length === 1);
+          for (const id of later) {
+            reads.push(findMemberById(db, FACILITY_B, id));
+            await nextTurn();
+          }
+          assert.equal(captured.length, 1, 'the later reads wait for the running query');
+        });
+        const members = (await Promise.all(reads)) as { id: number }[];
+        assert.deepEqual(
+          members.map((member) => member.id),
+          [first, ...later],
+        );
+        assert.equal(captured.length, 2);
+        assert.deepEqual(captured[1].parameters[0], later);
       });
-      const members = (await Promise.all(reads)) as { id: number }[];
-      assert.deepEqual(
-        members.map((member) => member.id),
-        [first, ...later],
-      );
-      assert.equal(captured.length, 2);
-      assert.deepEqual(captured[1].parameters[0], later);
     });
 
-    test('a query that has run 100 ms (a lock, a lost connection) no longer holds the next batch back', {
+    test('a query that has run past the stall threshold (a lock, a lost connection) no longer holds the next batch back', {
       skip: dialect !== 'postgres' && 'SQLite reads each row at once',
     }, async () => {
       const [a, b, c] = ids[FACILITY_A].members;
-      captured = [];
-      const reads: Promise<unknown>[] = [];
-      await whileMembersLocked(async () => {
-        reads.push(findMemberById(database.db, FACILITY_A, a));
-        await until(() => captured.length === 1, 'the first query');
-        // b waits, then goes beside the stuck query; c, asked for after that query has run 100 ms, goes at once.
-        reads.push(findMemberById(database.db, FACILITY_A, b));
-        await nextTurn();
-        assert.equal(captured.length, 1);
-        await until(() => captured.length === 2, 'the waiting batch to go');
-        await sleep(150);
-        reads.push(findMemberById(database.db, FACILITY_A, c));
-        await nextTurn();
-        assert.equal(captured.length, 3);
+      await withStallAfter(50, async (db) => {
+        captured = [];
+        const reads: Promise<unknown>[] = [];
+        await whileMembersLocked(async () => {
+          reads.push(findMemberById(db, FACILITY_A, a));
+          await eventually('the first query', () => captured.length === 1);
+          // Both wait behind a stuck query, and each goes beside it once it has run past the threshold.
+          reads.push(findMemberById(db, FACILITY_A, b));
+          await eventually("b's batch beside the stuck query", () => captured.length === 2);
+          reads.push(findMemberById(db, FACILITY_A, c));
+          await eventually("c's batch beside the two stuck ones", () => captured.length === 3);
+        });
+        const members = (await Promise.all(reads)) as { id: number }[];
+        assert.deepEqual(
+          members.map((member) => member.id),
+          [a, b, c],
+        );
       });
-      const members = (await Promise.all(reads)) as { id: number }[];
-      assert.deepEqual(
-        members.map((member) => member.id),
-        [a, b, c],
-      );
     });
   });
 }

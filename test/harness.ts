@@ -7,12 +7,18 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import pg from 'pg';
 import { type App, type BuildOptions, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type DialectName, openDatabase } from '../src/db/database.js';
+import { noteAssertedCode } from './asserted-codes.js';
+import { injectJson, type TestResponse } from './inject.js';
+
+export type { TestResponse } from './inject.js';
 
 export const DIALECTS = (process.env.TEST_DATABASES ?? 'sqlite,postgres')
   .split(',')
@@ -20,14 +26,6 @@ export const DIALECTS = (process.env.TEST_DATABASES ?? 'sqlite,postgres')
   .filter(Boolean) as DialectName[];
 
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-export interface TestResponse {
-  status: number;
-  headers: Record<string, string | string[] | number | undefined>;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
-  body: any;
-  text: string;
-}
 
 export interface Api {
   app: App;
@@ -58,15 +56,17 @@ export function describeEachDialect(
     dialects?: readonly DialectName[];
     /** The app's clock, for tests of what dates do. */
     now?: BuildOptions['now'];
+    /** SQLite in a file of its own rather than in memory: a second connection to it sees the app's data. */
+    sqliteOnDisk?: boolean;
   } = {},
 ): void {
-  const { dialects = DIALECTS, ...buildOptions } = options;
+  const { dialects = DIALECTS, sqliteOnDisk = false, ...buildOptions } = options;
   for (const dialect of DIALECTS.filter((d) => dialects.includes(d))) {
     describe(`${name} [${dialect}]`, () => {
       const api = {} as Api;
       let dropDatabase: () => Promise<void> = async () => {};
       before(async () => {
-        const test = await createTestDatabase(dialect);
+        const test = await createTestDatabase(dialect, { sqliteOnDisk });
         dropDatabase = test.drop;
         const config = {
           ...loadConfig({}),
@@ -93,22 +93,8 @@ export function describeEachDialect(
 }
 
 function bindApi(app: App, dialect: DialectName): Api {
-  const request: Api['request'] = async (method, url, body, headers = {}) => {
-    const withBody = body !== undefined;
-    const response = await app.inject({
-      method: method as 'GET',
-      url,
-      headers: withBody ? { 'content-type': 'application/json', ...headers } : headers,
-      ...(withBody ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-    });
-    let parsed: unknown;
-    try {
-      parsed = response.body === '' ? undefined : JSON.parse(response.body);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: response.statusCode, headers: response.headers, body: parsed, text: response.body };
-  };
+  const request: Api['request'] = (method, url, body, headers = {}) =>
+    injectJson(app, method, url, body, headers);
   return {
     app,
     dialect,
@@ -127,10 +113,15 @@ export function removeSqliteFiles(path: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
 }
 
-/** A fresh database for this test file: in-memory SQLite, or a new PostgreSQL database. */
+/** A fresh database for this test file: in-memory SQLite (or a file of its own), or a new PostgreSQL database. */
 export async function createTestDatabase(
   dialect: DialectName,
+  options: { sqliteOnDisk?: boolean } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite' && options.sqliteOnDisk) {
+    const file = join(mkdtempSync(join(tmpdir(), 'facility-admin-test-')), 'test.db');
+    return { url: `sqlite:${file}`, drop: async () => removeSqliteFiles(file) };
+  }
   if (dialect === 'sqlite') return { url: 'sqlite::memory:', drop: async () => {} };
   const name = `facility_admin_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
@@ -169,6 +160,7 @@ export function assertProblem(response: TestResponse, status: number, code: stri
   assert.equal(response.body.status, status);
   assert.equal(typeof response.body.detail, 'string');
   assert.equal(response.body.type, `urn:facility-admin:problem:${code}`);
+  noteAssertedCode(code);
   return response.body;
 }
 
@@ -186,6 +178,9 @@ export interface TestClock {
   now: () => Date;
   set(iso: string): void;
   advanceDays(days: number): void;
+  advanceMs(ms: number): void;
+  /** Today in UTC, plus `days`: YYYY-MM-DD. */
+  today(days?: number): string;
 }
 
 export function testClock(start: string): TestClock {
@@ -198,5 +193,9 @@ export function testClock(start: string): TestClock {
     advanceDays: (days) => {
       current = new Date(current.getTime() + days * 86_400_000);
     },
+    advanceMs: (ms) => {
+      current = new Date(current.getTime() + ms);
+    },
+    today: (days = 0) => new Date(current.getTime() + days * 86_400_000).toISOString().slice(0, 10),
   };
 }

@@ -11,60 +11,24 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
+import { eventually } from './eventually.js';
 import { createTestDatabase, DIALECTS, removeSqliteFiles } from './harness.js';
+import {
+  FACILITY,
+  LARGEST_PAGES,
+  MAX_OWN_MEMORY_MB,
+  nonReadingClient,
+  residentMb,
+  seed,
+  tcpRow,
+  timedGet,
+} from './hostile-clients.fixtures.js';
 import { buildService, type ServiceProcess, startService } from './service-process.js';
 
-const FACILITY = 1;
-const MEMBERS = 1000;
-/** 2,000 characters that JSON writes 6 bytes wide (\u0001): about 12 kB a member, 13 MB a page of 1,000. */
-const NOTES = '\u0001'.repeat(2000);
-const LARGEST_PAGES = [
-  `/admin/facilities/${FACILITY}/members?limit=1000`,
-  `/admin/facilities/${FACILITY}/audit-events?limit=1000`,
-];
-/**
- * The process's own memory (anonymous RSS) that the limits allow at most
- * (docs/decisions.md, "Memory"): about 70 MB of heap, 30 MB of the rest of
- * the process and 24 MiB unsent. Its code, the node binary's pages, is
- * left out: it differs by Node line (61 to 66 MB), and no client moves it.
- */
-const MAX_OWN_MEMORY_MB = 125;
-
-/** Fills the facility through the API: each member also writes an audit event that holds its notes. */
-async function seed(url: string): Promise<void> {
-  const database = openDatabase(url);
-  const app = await buildApp(
-    { ...loadConfig({}), databaseUrl: url, authMode: 'none', rateLimitPerMinute: 0 },
-    { database, logger: false },
-  );
-  let next = 0;
-  const addMembers = async () => {
-    for (let i = next++; i < MEMBERS; i = next++) {
-      const response = await app.inject({
-        method: 'POST',
-        url: `/admin/facilities/${FACILITY}/members`,
-        payload: { first_name: `Member${i}`, notes: NOTES },
-      });
-      assert.equal(response.statusCode, 201, response.body);
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, addMembers));
-  await app.close();
-  await database.close();
-}
-
-/** A client that sends its request and never reads: its receive buffer fills, then the server's send buffer. */
-function nonReadingClient(service: ServiceProcess, path: string): Socket {
-  const { port } = new URL(service.baseUrl);
-  const socket = connect({ host: '127.0.0.1', port: Number(port) });
-  socket.on('error', () => {});
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-  socket.pause();
-  return socket;
+/** A client that stopped reading, and what it has received so far. */
+interface StoppedClient {
+  socket: Socket;
+  received: Buffer[];
 }
 
 /**
@@ -72,86 +36,49 @@ function nonReadingClient(service: ServiceProcess, path: string): Socket {
  * once the server has begun to send, so a test need not guess how long the
  * answer takes to build.
  */
-async function clientThatStopsReading(service: ServiceProcess, path: string): Promise<Socket> {
+async function clientThatStopsReading(service: ServiceProcess, path: string): Promise<StoppedClient> {
   const { port } = new URL(service.baseUrl);
   const socket = connect({ host: '127.0.0.1', port: Number(port) });
+  const received: Buffer[] = [];
   socket.on('error', () => {});
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
   socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
   await once(socket, 'data');
   socket.pause();
-  return socket;
-}
-
-/** An import upload that sends its headers and then a line every 200 ms: it never ends. */
-function tricklingUpload(service: ServiceProcess, facility: number): Socket {
-  const { port } = new URL(service.baseUrl);
-  const socket = connect({ host: '127.0.0.1', port: Number(port) });
-  socket.on('error', () => {});
-  socket.write(
-    `POST /admin/facilities/${facility}/members/import HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
-      'Content-Type: text/csv\r\nContent-Length: 1000000\r\n\r\nfirst_name\n',
-  );
-  const trickle = setInterval(() => socket.write('Ann\n'), 200);
-  socket.on('close', () => clearInterval(trickle));
-  return socket;
+  return { socket, received };
 }
 
 /**
- * Whether the server has closed the connection. A client that does not read
- * learns nothing of it, so this one starts reading: a closed connection ends
- * at once, one that the server keeps delivers its answer and stays open.
+ * Whether the server keeps the connection, by what the client receives once
+ * it reads again: true when the whole answer arrives (the server kept it),
+ * false when the connection ends first (the server closed it).
  */
-async function closedByServer(socket: Socket): Promise<boolean> {
-  const closed = once(socket, 'close').then(() => true);
+async function answerArrives({ socket, received }: StoppedClient): Promise<boolean> {
+  const complete = () => {
+    const bytes = Buffer.concat(received);
+    const head = bytes.indexOf('\r\n\r\n');
+    if (head < 0) return false;
+    const length = /\r\ncontent-length: (\d+)/i.exec(bytes.subarray(0, head).toString('latin1'))?.[1];
+    if (length !== undefined) return bytes.length >= head + 4 + Number(length);
+    return bytes.subarray(-7).toString('latin1') === '\r\n0\r\n\r\n';
+  };
+  if (complete()) return true;
+  const ended = new Promise<boolean>((resolve) => {
+    socket.on('data', () => {
+      if (complete()) resolve(true);
+    });
+    socket.once('close', () => resolve(complete()));
+  });
   socket.resume();
-  return Promise.race([closed, sleep(1000).then(() => false)]);
-}
-
-/** Waits until the condition holds, or fails after `ms`. */
-async function until(condition: () => boolean | Promise<boolean>, ms: number): Promise<void> {
-  for (const started = Date.now(); !(await condition()); await sleep(50)) {
-    if (Date.now() - started > ms) assert.fail(`not within ${ms} ms`);
-  }
+  return ended;
 }
 
 /**
- * Asks another client's page every 100 ms for 3 s while the process runs,
- * sampling its own memory (anonymous RSS; /proc keeps no peak of it) between
- * requests: the answers, and the peak.
+ * Whether the server has closed the connection: its end is no longer
+ * established. (The client's end stays established while the server's unsent
+ * bytes, and its FIN behind them, wait for a client that does not read.)
  */
-async function othersMeanwhile(
-  service: ServiceProcess,
-): Promise<{ answers: { status: number; ms: number }[]; ownMemoryPeak: number }> {
-  const pid = service.child.pid as number;
-  const answers: { status: number; ms: number }[] = [];
-  let ownMemoryPeak = 0;
-  const running = () => service.child.exitCode === null && service.child.signalCode === null;
-  for (const startedAt = Date.now(); running() && Date.now() - startedAt < 3000; await sleep(100)) {
-    answers.push(await timedGet(service, `/admin/facilities/${FACILITY}/members?limit=10`));
-    if (running()) ownMemoryPeak = Math.max(ownMemoryPeak, residentMb(pid).anonymous);
-  }
-  assert.equal(service.child.exitCode, null, service.output());
-  assert.equal(service.child.signalCode, null, service.output());
-  return { answers, ownMemoryPeak: Math.max(ownMemoryPeak, residentMb(pid).anonymous) };
-}
-
-/** Peak and current resident memory of a process, in MB. */
-function residentMb(pid: number): { peak: number; now: number; anonymous: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]);
-  return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024, anonymous: kb('RssAnon') / 1024 };
-}
-
-async function timedGet(service: ServiceProcess, path: string): Promise<{ status: number; ms: number }> {
-  const started = performance.now();
-  try {
-    const response = await fetch(service.baseUrl + path, { signal: AbortSignal.timeout(5000) });
-    await response.arrayBuffer();
-    return { status: response.status, ms: performance.now() - started };
-  } catch {
-    return { status: 0, ms: performance.now() - started };
-  }
-}
+const closedByServer = (socket: Socket) => tcpRow(socket, 'server')?.established !== true;
 
 before(() => buildService());
 
@@ -177,20 +104,27 @@ for (const dialect of DIALECTS) {
 
     /** A 13 MB page, which no socket's buffers take whole: its response stays unsent. */
     const UNLIMITED_PAGE = { PAGE_MAX_BYTES: String(64 * 1024 * 1024) };
-    const limitsTest = dialect === DIALECTS[0] ? test : test.skip;
+    // The limits are the process's own, not the database's: run once, on the first database.
+    const limitsTest = (name: string, fn: () => Promise<void>) =>
+      test(
+        name,
+        { skip: dialect !== DIALECTS[0] && `a limit of the process: run once, on ${DIALECTS[0]}` },
+        fn,
+      );
 
     limitsTest('STALL_TIMEOUT_MS: the connection of a client that stopped reading is closed', async () => {
       const limited = await startService(url, {
         env: { ...UNLIMITED_PAGE, UNSENT_MAX_BYTES: String(64 * 1024 * 1024), STALL_TIMEOUT_MS: '1000' },
       });
       try {
-        const early = await clientThatStopsReading(limited, LARGEST_PAGES[0]);
-        clients.push(early);
-        assert.equal(await closedByServer(early), false, 'kept before the timeout');
-        const late = await clientThatStopsReading(limited, LARGEST_PAGES[0]);
-        clients.push(late);
-        await sleep(4000);
-        assert.equal(await closedByServer(late), true, 'closed after the timeout');
+        const stopped = await clientThatStopsReading(limited, LARGEST_PAGES[0]);
+        clients.push(stopped.socket);
+        await eventually('the server closing the stalled connection', () => closedByServer(stopped.socket));
+        assert.equal(await answerArrives(stopped), false, 'its answer cut short');
+        // One that reads on is kept: nothing stalls its connection.
+        const reading = await clientThatStopsReading(limited, LARGEST_PAGES[0]);
+        clients.push(reading.socket);
+        assert.equal(await answerArrives(reading), true, 'a client that reads gets its whole answer');
       } finally {
         await limited.kill();
       }
@@ -205,12 +139,12 @@ for (const dialect of DIALECTS) {
         try {
           // 13 MB each: the second would make 26 MB.
           const first = await clientThatStopsReading(limited, LARGEST_PAGES[0]);
-          clients.push(first);
+          clients.push(first.socket);
           // Counted before it is sent: the first is closed by then.
           const second = await clientThatStopsReading(limited, LARGEST_PAGES[0]);
-          clients.push(second);
-          assert.equal(await closedByServer(first), true, 'the one that waited longest is closed');
-          assert.equal(await closedByServer(second), false, 'the latest is kept');
+          clients.push(second.socket);
+          assert.equal(await answerArrives(first), false, 'the one that waited longest is closed');
+          assert.equal(await answerArrives(second), true, 'the latest is kept: its whole answer arrives');
           assert.match(limited.output(), /UNSENT_MAX_BYTES/);
         } finally {
           await limited.kill();
@@ -231,71 +165,37 @@ for (const dialect of DIALECTS) {
         };
         const held = [await open(), await open(), await open(), await open()];
         const refused = await open();
-        await Promise.race([once(refused, 'close'), sleep(2000).then(() => assert.fail('not closed'))]);
+        await eventually('the fifth connection closed by the server', () => refused.destroyed);
         assert.ok(held.every((socket) => !socket.destroyed && socket.readyState === 'open'));
         held[0].destroy();
-        await until(async () => (await timedGet(limited, '/healthz')).status === 200, 2000);
+        await eventually(
+          'a request served once a connection is free',
+          async () => (await timedGet(limited, '/healthz')).status === 200,
+        );
       } finally {
         await limited.kill();
       }
     });
 
-    test(`256 import uploads that trickle their bodies leave others answered within a second, its own memory within ${MAX_OWN_MEMORY_MB} MB`, async () => {
-      const uploading = await startService(url, { asNpmStart: true });
-      try {
-        const uploads = Array.from({ length: 256 }, (_, i) => tricklingUpload(uploading, 1000 + i));
-        clients.push(...uploads);
-        const { answers, ownMemoryPeak } = await othersMeanwhile(uploading);
-        const refused = uploads.filter((socket) => socket.destroyed || socket.readableEnded).length;
-        console.log(
-          `[${dialect}] 256 trickling uploads: ${refused} refused at once; own memory at most ${ownMemoryPeak.toFixed(1)} MB; ` +
-            `others answered in ${answers.map((answer) => answer.ms.toFixed(0)).join(', ')} ms`,
-        );
-        assert.deepEqual(
-          answers.filter((answer) => answer.status !== 200 || answer.ms >= 1000),
-          [],
-          'every request of another client is answered 200 within a second',
-        );
-        // IMPORT_UPLOADS (4) are received at once; the others are answered 503 and closed before their bodies.
-        assert.ok(refused >= 256 - 4, `${refused} uploads refused`);
-        assert.ok(ownMemoryPeak <= MAX_OWN_MEMORY_MB, `own memory ${ownMemoryPeak.toFixed(1)} MB`);
-      } finally {
-        await uploading.kill();
-      }
-    });
-
-    test(`64 that ask for the CSV export and never read leave others answered within a second, its own memory within ${MAX_OWN_MEMORY_MB} MB`, async () => {
-      const exporting = await startService(url, { asNpmStart: true });
-      try {
-        for (let i = 0; i < 64; i++) {
-          clients.push(nonReadingClient(exporting, `/admin/facilities/${FACILITY}/members/export.csv`));
-        }
-        const { answers, ownMemoryPeak } = await othersMeanwhile(exporting);
-        console.log(
-          `[${dialect}] 64 exports never read: own memory at most ${ownMemoryPeak.toFixed(1)} MB; ` +
-            `others answered in ${answers.map((answer) => answer.ms.toFixed(0)).join(', ')} ms`,
-        );
-        assert.deepEqual(
-          answers.filter((answer) => answer.status !== 200 || answer.ms >= 1000),
-          [],
-          'every request of another client is answered 200 within a second',
-        );
-        assert.ok(ownMemoryPeak <= MAX_OWN_MEMORY_MB, `own memory ${ownMemoryPeak.toFixed(1)} MB`);
-      } finally {
-        await exporting.kill();
-      }
-    });
-
-    test(`64 that ask for the largest pages leave the process up, answering others within a second, its own memory within ${MAX_OWN_MEMORY_MB} MB`, async () => {
+    test(`64 that ask for the largest pages leave the process up, answering others, its own memory within ${MAX_OWN_MEMORY_MB} MB`, async () => {
       service = await startService(url, { asNpmStart: true });
       const pid = service.child.pid as number;
-      for (let i = 0; i < 64; i++) clients.push(nonReadingClient(service, LARGEST_PAGES[i % 2]));
+      const hostile = Array.from({ length: 64 }, (_, i) =>
+        nonReadingClient(service as ServiceProcess, LARGEST_PAGES[i % 2]),
+      );
+      clients.push(...hostile);
+      const running = () => service?.child.exitCode === null && service.child.signalCode === null;
+      // Every one of the 64 answers on its way: bytes of each wait unread in its client's receive buffer.
+      await eventually(
+        'bytes of all 64 answers at their clients',
+        () => !running() || hostile.every((socket) => (tcpRow(socket, 'client')?.unread ?? 0) > 0),
+        60_000,
+      );
 
       const answers: { status: number; ms: number }[] = [];
       // /proc keeps no peak of the anonymous part: it is sampled between requests.
       let ownMemoryPeak = 0;
-      const running = () => service?.child.exitCode === null && service.child.signalCode === null;
-      for (const startedAt = Date.now(); running() && Date.now() - startedAt < 3000; await sleep(100)) {
+      for (let i = 0; i < 30 && running(); i++) {
         answers.push(await timedGet(service, `/admin/facilities/${FACILITY}/members?limit=10`));
         if (running()) ownMemoryPeak = Math.max(ownMemoryPeak, residentMb(pid).anonymous);
       }
@@ -308,10 +208,11 @@ for (const dialect of DIALECTS) {
         `[${dialect}] own memory (anonymous RSS) at most ${ownMemoryPeak.toFixed(1)} MB; peak RSS ${memory.peak.toFixed(1)} MB ` +
           `(now ${memory.now.toFixed(1)}); others answered in ${answers.map((answer) => answer.ms.toFixed(0)).join(', ')} ms`,
       );
+      // How fast they are answered is the benchmark's to measure; here, that each is.
       assert.deepEqual(
-        answers.filter((answer) => answer.status !== 200 || answer.ms >= 1000),
+        answers.filter((answer) => answer.status !== 200),
         [],
-        'every request of another client is answered 200 within a second',
+        'every request of another client is answered 200',
       );
       assert.ok(ownMemoryPeak <= MAX_OWN_MEMORY_MB, `own memory ${ownMemoryPeak.toFixed(1)} MB`);
     });

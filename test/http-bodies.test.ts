@@ -6,23 +6,29 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertInvalid, assertProblem, describeEachDialect } from './harness.js';
-import { assertProblemShape, BODY_OPERATIONS, fill, raw, resourceHelpers, split } from './http-rules.js';
+import {
+  assertProblemShape,
+  fill,
+  JSON_BODY_OPERATIONS,
+  nameOf,
+  raw,
+  resourceHelpers,
+} from './http-rules.js';
 
 describeEachDialect('HTTP rules: body shape and size', (api) => {
   const { facilityWithPlanAndMember, planNames } = resourceHelpers(api);
 
   test('a JSON body that is not an object is 400 validation_error, on every operation with a body', async () => {
     const { facility, plan, ids } = await facilityWithPlanAndMember();
-    for (const operation of BODY_OPERATIONS) {
-      const { method, path } = split(operation);
-      const url = fill(path, ids);
+    for (const operation of JSON_BODY_OPERATIONS) {
+      const url = fill(operation.path, ids);
       for (const payload of ['[]', '[{"name":"x"}]', '"text"', '5', '-1.5', 'true', 'null']) {
-        const response = await raw(api, method, url, {
+        const response = await raw(api, operation.method, url, {
           payload,
           headers: { 'content-type': 'application/json' },
         });
         const body = assertInvalid(response, '');
-        assert.equal(body.errors[0].location, 'body', `${operation} with ${payload}`);
+        assert.equal(body.errors[0].location, 'body', `${nameOf(operation)} with ${payload}`);
         assertProblemShape(response, url);
       }
     }
@@ -35,13 +41,13 @@ describeEachDialect('HTTP rules: body shape and size', (api) => {
   test('a body nested 10,000 deep is 400 validation_error, not 500, on every operation with a body', async () => {
     const { ids } = await facilityWithPlanAndMember();
     const payload = `{"deep":${'['.repeat(10_000)}"x"${']'.repeat(10_000)}}`;
-    for (const operation of BODY_OPERATIONS) {
-      const { method, path } = split(operation);
-      const url = fill(path, ids);
-      const response = await raw(api, method, url, {
+    for (const operation of JSON_BODY_OPERATIONS) {
+      const url = fill(operation.path, ids);
+      const response = await raw(api, operation.method, url, {
         payload,
         headers: { 'content-type': 'application/json' },
       });
+      assert.equal(response.status, 400, `${nameOf(operation)}: ${response.text}`);
       assertProblem(response, 400, 'validation_error');
     }
   });

@@ -8,38 +8,58 @@ import { test } from 'node:test';
 import { assertProblem, describeEachDialect } from './harness.js';
 import {
   assertProblemShape,
-  BODY_OPERATIONS,
-  fill,
+  documentedRequest,
+  JSON_BODY_OPERATIONS,
+  nameOf,
+  OPERATIONS,
   raw,
   resourceHelpers,
-  split,
-  VALID_BODIES,
 } from './http-rules.js';
+
+/** Media types a body may be sent in; each operation takes some (the document says which) and refuses the rest. */
+const MEDIA_TYPES = [
+  'application/json',
+  'text/csv',
+  'text/plain',
+  'text/plain; charset=utf-8',
+  'application/xml',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/jsonx',
+  'application/problem+json',
+];
+const baseType = (type: string) => type.split(';')[0].trim().toLowerCase();
 
 describeEachDialect('HTTP rules: media types and JSON parsing', (api) => {
   const { planNames } = resourceHelpers(api);
 
-  test('a body that is not JSON by its Content-Type is 415, on every operation with a body', async () => {
-    for (const operation of BODY_OPERATIONS) {
-      const { method, path } = split(operation);
-      const url = fill(path, { facility_id: String(api.newFacility()) });
-      const payload = JSON.stringify(VALID_BODIES[operation]);
-      for (const contentType of [
-        'text/plain',
-        'text/plain; charset=utf-8',
-        'application/xml',
-        'application/x-www-form-urlencoded',
-        'multipart/form-data; boundary=x',
-        'application/jsonx',
-        'application/problem+json',
-      ]) {
-        const response = await raw(api, method, url, { payload, headers: { 'content-type': contentType } });
+  test('a body in a media type the operation does not take is 415, on every operation with a body', async () => {
+    let checked = 0;
+    for (const operation of OPERATIONS.filter((o) => o.bodyTypes.length > 0)) {
+      const { method, url, payload } = documentedRequest(operation, {
+        facility_id: String(api.newFacility()),
+      });
+      const taken = operation.bodyTypes.map(baseType);
+      for (const contentType of MEDIA_TYPES.filter((type) => !taken.includes(baseType(type)))) {
+        // Well-formed in the type it is sent as, so that the type alone is refused.
+        const sent =
+          baseType(contentType) === 'application/json' && !taken.includes('application/json')
+            ? '{}'
+            : payload;
+        const response = await raw(api, method, url, {
+          payload: sent,
+          headers: { 'content-type': contentType },
+        });
+        assert.equal(response.status, 415, `${nameOf(operation)} as ${contentType}: ${response.text}`);
         assertProblem(response, 415, 'unsupported_media_type');
         assertProblemShape(response, url);
+        checked++;
       }
       const none = await raw(api, method, url, { payload });
+      assert.equal(none.status, 415, `${nameOf(operation)} without a Content-Type: ${none.text}`);
       assertProblem(none, 415, 'unsupported_media_type');
     }
+    assert.ok(checked > 0);
   });
 
   test('a rejected media type writes nothing', async () => {
@@ -82,9 +102,8 @@ describeEachDialect('HTTP rules: media types and JSON parsing', (api) => {
 
   test('unparseable JSON is 400 malformed_json and writes nothing', async () => {
     const facility = api.newFacility();
-    for (const operation of BODY_OPERATIONS) {
-      const { method, path } = split(operation);
-      const url = fill(path, { facility_id: String(facility) });
+    for (const operation of JSON_BODY_OPERATIONS) {
+      const { method, url } = documentedRequest(operation, { facility_id: String(facility) });
       for (const payload of [
         '{"name":',
         '{name: "x"}',
@@ -98,6 +117,7 @@ describeEachDialect('HTTP rules: media types and JSON parsing', (api) => {
           payload,
           headers: { 'content-type': 'application/json' },
         });
+        assert.equal(response.status, 400, `${nameOf(operation)} with ${payload}: ${response.text}`);
         assertProblem(response, 400, 'malformed_json');
         assertProblemShape(response, url);
       }

@@ -1,52 +1,26 @@
 /**
- * What the HTTP rule tests (test/http-*.test.ts) share: the spec's 17
- * operations, a valid body for each that takes one, a request with exact
+ * What the HTTP rule tests (test/http-*.test.ts) share: the operations of the
+ * served OpenAPI document (test/api-document.ts), a request for each built
+ * from the document alone (its example body, ids of 1), a request with exact
  * headers and payload, and the check that a problem body has its fields.
  */
 import assert from 'node:assert/strict';
+import { OPERATIONS, type Operation, takesJson } from './api-document.js';
 import type { Api, TestResponse } from './harness.js';
+import { inject } from './inject.js';
+
+export { OPERATIONS, type Operation } from './api-document.js';
 
 export const PROBLEM_FIELDS = ['code', 'detail', 'instance', 'request_id', 'status', 'title', 'type'];
 export const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 export const MAX_SAFE = '9007199254740991';
 
-/** The 17 operations of the spec, as OpenAPI names them. */
-export const OPERATIONS = [
-  'POST /admin/facilities/{facility_id}/plans',
-  'GET /admin/facilities/{facility_id}/plans',
-  'GET /admin/facilities/{facility_id}/plans/{plan_id}',
-  'PATCH /admin/facilities/{facility_id}/plans/{plan_id}',
-  'DELETE /admin/facilities/{facility_id}/plans/{plan_id}',
-  'GET /admin/plan-templates',
-  'GET /admin/facilities/{facility_id}/plans/{plan_id}/entitlements',
-  'PUT /admin/facilities/{facility_id}/plans/{plan_id}/entitlements',
-  'PUT /admin/facilities/{facility_id}/plans/{plan_id}/entitlements/{key}',
-  'DELETE /admin/facilities/{facility_id}/plans/{plan_id}/entitlements/{key}',
-  'POST /admin/facilities/{facility_id}/members',
-  'GET /admin/facilities/{facility_id}/members',
-  'GET /admin/facilities/{facility_id}/members/{member_id}',
-  'PATCH /admin/facilities/{facility_id}/members/{member_id}',
-  'DELETE /admin/facilities/{facility_id}/members/{member_id}',
-  'GET /admin/facilities/{facility_id}/policy',
-  'PATCH /admin/facilities/{facility_id}/policy',
-];
+/** The operations that take a JSON body. */
+export const JSON_BODY_OPERATIONS = OPERATIONS.filter(takesJson);
 
-/** A valid body for each operation that takes one. */
-export const VALID_BODIES: Record<string, unknown> = {
-  'POST /admin/facilities/{facility_id}/plans': { name: 'Valid plan' },
-  'PATCH /admin/facilities/{facility_id}/plans/{plan_id}': {},
-  'PUT /admin/facilities/{facility_id}/plans/{plan_id}/entitlements': { entitlements: [] },
-  'PUT /admin/facilities/{facility_id}/plans/{plan_id}/entitlements/{key}': { value: 1 },
-  'POST /admin/facilities/{facility_id}/members': { first_name: 'Valid' },
-  'PATCH /admin/facilities/{facility_id}/members/{member_id}': {},
-  'PATCH /admin/facilities/{facility_id}/policy': {},
-};
-export const BODY_OPERATIONS = Object.keys(VALID_BODIES);
-
-export function split(operation: string): { method: string; path: string } {
-  const [method, path] = operation.split(' ');
-  return { method, path };
-}
+/** `METHOD /path`, for messages. */
+export const nameOf = (operation: Operation) =>
+  `${operation.operationId} (${operation.method} ${operation.path})`;
 
 /** Fills a path template; ids not given are 1, the key is "guest_passes". */
 export function fill(path: string, values: Record<string, string> = {}): string {
@@ -56,26 +30,35 @@ export function fill(path: string, values: Record<string, string> = {}): string 
   );
 }
 
+/**
+ * A request for the operation from the document alone: its path filled (see
+ * fill), its example body in its first media type. Enough for the rules that
+ * are checked before anything is looked up (authentication, routing, media
+ * types, validation).
+ */
+export function documentedRequest(
+  operation: Operation,
+  values: Record<string, string> = {},
+): { method: string; url: string; headers: Record<string, string>; payload?: string } {
+  const url = fill(operation.path, values);
+  if (operation.bodyTypes.length === 0) return { method: operation.method, url, headers: {} };
+  const body = operation.bodyExample ?? {};
+  return {
+    method: operation.method,
+    url,
+    headers: { 'content-type': operation.bodyTypes[0] },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  };
+}
+
 /** A request with exactly the given headers and raw payload (the harness adds a JSON content type). */
-export async function raw(
+export function raw(
   api: Api,
   method: string,
   url: string,
   options: { payload?: string | Buffer; headers?: Record<string, string> } = {},
 ): Promise<TestResponse> {
-  const response = await api.app.inject({
-    method: method as 'GET',
-    url,
-    headers: options.headers ?? {},
-    ...(options.payload !== undefined ? { payload: options.payload } : {}),
-  });
-  let body: unknown;
-  try {
-    body = response.body === '' ? undefined : JSON.parse(response.body);
-  } catch {
-    body = undefined;
-  }
-  return { status: response.statusCode, headers: response.headers, body, text: response.body };
+  return inject(api.app, { method, url, headers: options.headers, payload: options.payload });
 }
 
 export function allowOf(response: TestResponse): string[] {

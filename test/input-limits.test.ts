@@ -7,29 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Api, assertInvalid, assertProblem, describeEachDialect, type TestResponse } from './harness.js';
-
-/** A request with exactly the given headers and raw payload. */
-async function raw(
-  api: Api,
-  method: string,
-  url: string,
-  options: { payload?: string | Buffer; headers?: Record<string, string> } = {},
-): Promise<TestResponse> {
-  const response = await api.app.inject({
-    method: method as 'GET',
-    url,
-    headers: options.headers ?? {},
-    ...(options.payload !== undefined ? { payload: options.payload } : {}),
-  });
-  let body: unknown;
-  try {
-    body = response.body === '' ? undefined : JSON.parse(response.body);
-  } catch {
-    body = undefined;
-  }
-  return { status: response.statusCode, headers: response.headers, body, text: response.body };
-}
+import { assertInvalid, assertProblem, describeEachDialect } from './harness.js';
+import { raw } from './http-rules.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 

@@ -1,141 +1,118 @@
+/**
+ * The rate limit (RATE_LIMIT_PER_MINUTE per RATE_LIMIT_WINDOW_MS, per API
+ * key): 429 with Retry-After and RateLimit headers past it, served again in
+ * the next window, per key, 401s not counted, off at 0, and shared by two
+ * instances through Redis. The windows are aligned to a clock the tests set
+ * (BuildOptions.rateLimitClock), at a window's start, and move to the next.
+ */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { type App, buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import type { App } from '../src/app.js';
 import { openDatabase } from '../src/db/database.js';
 import { revokeApiKey } from '../src/infrastructure/api-keys/api-key.repository.js';
 import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
-import { assertProblem, removeSqliteFiles } from './harness.js';
+import { appWith } from './app-with.js';
+import { assertProblem, removeSqliteFiles, testClock } from './harness.js';
+import { inject } from './inject.js';
 
 const KEY = 'rate-limit-test-admin-key';
+/** A window's start for both the 5 s and the 60 s windows. */
+const WINDOW_START = '2026-05-04T10:00:00.000Z';
 
-async function appWith(
-  overrides: Partial<ReturnType<typeof loadConfig>>,
-  database = openDatabase('sqlite::memory:'),
-) {
-  const config = { ...loadConfig({}), adminApiKey: KEY, rateLimitWindowMs: 1000, ...overrides };
-  return { app: await buildApp(config, { database, logger: false }), database };
+/** An app with the admin key KEY and the given limit, its windows on a clock at a window's start. */
+async function limited(overrides: Parameters<typeof appWith>[0], database = openDatabase('sqlite::memory:')) {
+  const clock = testClock(WINDOW_START);
+  const { app } = await appWith(
+    { adminApiKey: KEY, ...overrides },
+    { database, rateLimitClock: () => clock.now().getTime() },
+  );
+  return { app, clock };
 }
 
 /** GET of the policy with an API key: the admin key unless another is given. */
 const getWith = (app: App, secret: string) =>
-  app.inject({
-    method: 'GET',
-    url: '/admin/facilities/1/policy',
-    headers: { authorization: `Bearer ${secret}` },
-  });
+  inject(app, { url: '/admin/facilities/1/policy', headers: { authorization: `Bearer ${secret}` } });
 const get = (app: App) => getWith(app, KEY);
 
-/** Waits for a fresh window when this one ends within 5 s: requests that straddled two would be counted apart. */
-async function awayFromWindowEnd(windowMs: number): Promise<void> {
-  const leftInWindow = windowMs - (Date.now() % windowMs);
-  if (leftInWindow < 5000) await sleep(leftInWindow + 50);
-}
-
-test('over the limit: 429 rate_limited with Retry-After and RateLimit headers, then recovered', async () => {
-  // Windows of 5 s, entered at their start: four requests on a busy machine must fall in one.
+test('over the limit: 429 rate_limited with Retry-After and RateLimit headers, then served in the next window', async () => {
   const windowMs = 5000;
-  const { app, database } = await appWith({ rateLimitPerMinute: 3, rateLimitWindowMs: windowMs });
-  after(async () => {
-    await app.close();
-    await database.close();
-  });
-  await sleep(windowMs - (Date.now() % windowMs) + 10);
+  const { app, clock } = await limited({ rateLimitPerMinute: 3, rateLimitWindowMs: windowMs });
+  clock.advanceMs(1000);
   for (let i = 0; i < 3; i++) {
     const ok = await get(app);
-    assert.equal(ok.statusCode, 200);
-    assert.equal(ok.headers['ratelimit-limit'], '3');
-    assert.equal(ok.headers['ratelimit-policy'], '3;w=5');
+    assert.equal(ok.status, 200);
+    assert.deepEqual(
+      [ok.headers['ratelimit-limit'], ok.headers['ratelimit-policy'], ok.headers['ratelimit-remaining']],
+      ['3', '3;w=5', String(2 - i)],
+    );
   }
-  const limited = await get(app);
-  assertProblem(
-    { status: limited.statusCode, headers: limited.headers, body: limited.json(), text: limited.body },
-    429,
-    'rate_limited',
+  const refused = await get(app);
+  assertProblem(refused, 429, 'rate_limited');
+  // One second into a five-second window: four seconds to its end.
+  assert.deepEqual(
+    [
+      refused.headers['retry-after'],
+      refused.headers['ratelimit-remaining'],
+      refused.headers['ratelimit-reset'],
+    ],
+    ['4', '0', '4'],
   );
-  assert.ok(Number(limited.headers['retry-after']) >= 0);
-  assert.equal(limited.headers['ratelimit-remaining'], '0');
-  assert.ok(limited.headers['ratelimit-reset'] !== undefined);
-  await sleep(windowMs - (Date.now() % windowMs) + 10);
-  assert.equal((await get(app)).statusCode, 200);
+  clock.advanceMs(4000);
+  const next = await get(app);
+  assert.equal(next.status, 200, next.text);
+  assert.equal(next.headers['ratelimit-remaining'], '2');
 });
 
 test('the limit is per API key: a key at its limit is 429 while another key is still served', async () => {
-  const { app, database } = await appWith({ rateLimitPerMinute: 3, rateLimitWindowMs: 60_000 });
-  after(async () => {
-    await app.close();
-    await database.close();
-  });
+  const { app } = await limited({ rateLimitPerMinute: 3, rateLimitWindowMs: 60_000 });
   const make = async (name: string) =>
     (await createApiKey(app.db, { name, role: 'admin', facilityIds: 'all' })).secret;
   const [first, second] = [await make('first'), await make('second')];
-  await awayFromWindowEnd(60_000);
-  for (let i = 0; i < 3; i++) assert.equal((await getWith(app, first)).statusCode, 200);
-  const limited = await getWith(app, first);
-  assert.equal(limited.statusCode, 429, limited.body);
-  assert.equal(limited.json().code, 'rate_limited');
+  for (let i = 0; i < 3; i++) assert.equal((await getWith(app, first)).status, 200);
+  assertProblem(await getWith(app, first), 429, 'rate_limited');
   const other = await getWith(app, second);
-  assert.equal(other.statusCode, 200, other.body);
+  assert.equal(other.status, 200, other.text);
   assert.equal(other.headers['ratelimit-remaining'], '2');
   const admin = await get(app);
-  assert.equal(admin.statusCode, 200, admin.body);
+  assert.equal(admin.status, 200, admin.text);
   assert.equal(admin.headers['ratelimit-remaining'], '2');
 });
 
 test('401 answers are not counted: not against the key that was sent nor against the client', async () => {
-  const { app, database } = await appWith({ rateLimitPerMinute: 3, rateLimitWindowMs: 60_000 });
-  after(async () => {
-    await app.close();
-    await database.close();
-  });
+  const { app } = await limited({ rateLimitPerMinute: 3, rateLimitWindowMs: 60_000 });
   const revoked = await createApiKey(app.db, { name: 'revoked', role: 'admin', facilityIds: 'all' });
   await revokeApiKey(app.db, revoked.key.id, new Date().toISOString());
-  await awayFromWindowEnd(60_000);
   for (const secret of [...Array(5).fill('garbage'), ...Array(5).fill(revoked.secret), `${KEY}x`]) {
-    const refused = await getWith(app, secret);
-    assert.equal(refused.statusCode, 401, refused.body);
-    assert.equal(refused.json().code, 'unauthenticated');
+    assertProblem(await getWith(app, secret), 401, 'unauthenticated');
   }
   const served = await get(app);
-  assert.equal(served.statusCode, 200, served.body);
+  assert.equal(served.status, 200, served.text);
   assert.equal(served.headers['ratelimit-remaining'], '2');
 });
 
-test('RATE_LIMIT_PER_MINUTE=0 turns the limit off', async () => {
-  const { app, database } = await appWith({ rateLimitPerMinute: 0 });
-  after(async () => {
-    await app.close();
-    await database.close();
-  });
-  for (let i = 0; i < 20; i++) assert.equal((await get(app)).statusCode, 200);
+test('RATE_LIMIT_PER_MINUTE=0 turns the limit off: no RateLimit headers, and past any limit still served', async () => {
+  const { app } = await limited({ rateLimitPerMinute: 0, rateLimitWindowMs: 60_000 });
+  // The same requests past a limit of 3 are 429 (above); with 0, the limit is not there at all.
+  for (let i = 0; i < 10; i++) {
+    const response = await get(app);
+    assert.equal(response.status, 200, response.text);
+    assert.equal(response.headers['ratelimit-limit'], undefined, 'no limit is counted');
+    assert.equal(response.headers['ratelimit-remaining'], undefined);
+  }
 });
 
 test('with REDIS_URL the limit holds across two instances', async () => {
   const redis = { redisUrl: 'redis://127.0.0.1:6379', redisKeyPrefix: `fa-test-${randomUUID()}:` };
   const path = `/tmp/fa-rate-limit-${randomUUID()}.db`;
-  const windowMs = 60_000;
-  const a = await appWith(
-    { ...redis, rateLimitPerMinute: 4, rateLimitWindowMs: windowMs },
-    openDatabase(`sqlite:${path}`),
-  );
-  const b = await appWith(
-    { ...redis, rateLimitPerMinute: 4, rateLimitWindowMs: windowMs },
-    openDatabase(`sqlite:${path}`),
-  );
-  after(async () => {
-    for (const { app, database } of [a, b]) {
-      await app.close();
-      await database.close();
-    }
-    removeSqliteFiles(path);
-  });
-  await awayFromWindowEnd(windowMs);
+  after(() => removeSqliteFiles(path));
+  const settings = { ...redis, rateLimitPerMinute: 4, rateLimitWindowMs: 60_000 };
+  const a = await limited(settings, openDatabase(`sqlite:${path}`));
+  const b = await limited(settings, openDatabase(`sqlite:${path}`));
   const responses = [];
   for (const app of [a.app, b.app, a.app, b.app, a.app, b.app]) responses.push(await get(app));
   assert.deepEqual(
-    responses.map((response) => [response.statusCode, response.headers['ratelimit-remaining']]),
+    responses.map((response) => [response.status, response.headers['ratelimit-remaining']]),
     [
       [200, '3'],
       [200, '2'],

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { eventually } from '../src/modules/webhooks/webhook.fixtures.js';
+import { eventually } from './eventually.js';
 import { createTestDatabase, DIALECTS, removeSqliteFiles } from './harness.js';
 import { type ServiceProcess, startService } from './service-process.js';
 
@@ -80,7 +80,7 @@ for (const dialect of DIALECTS) {
       for (const name of ['A', 'B', 'C', 'D', 'E']) {
         assert.equal((await send('POST', '/admin/facilities/1/plans', { name })).status, 201);
       }
-      await eventually(() => arrivals.length >= 1, 15_000, 'the first delivery in flight');
+      await eventually('the first delivery in flight', () => arrivals.length >= 1, 30_000);
       await service.kill('SIGKILL');
       server.closeAllConnections();
 
@@ -90,9 +90,9 @@ for (const dialect of DIALECTS) {
       assert.equal(expected.length, 5);
       // The lease of the delivery that was in flight ends WEBHOOK_TIMEOUT_MS + 5 s after its claim.
       await eventually(
-        () => expected.every((id: string) => delivered.includes(id)),
-        20_000,
         'every event delivered',
+        () => expected.every((id: string) => delivered.includes(id)),
+        30_000,
       );
       assert.ok(
         arrivals.every((id) => expected.includes(id)),

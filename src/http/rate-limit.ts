@@ -18,7 +18,13 @@ import type { SharedCounter } from './rate-limit-redis.js';
  * options lookups on every request; docs/dependencies.md), and a fixed-window counter is a
  * Map increment or one Redis round trip.
  */
-export function registerRateLimit(app: FastifyInstance, config: Config, shared?: SharedCounter): void {
+export function registerRateLimit(
+  app: FastifyInstance,
+  config: Config,
+  shared?: SharedCounter,
+  /** Milliseconds since the epoch, which the windows are aligned to; tests move their own. */
+  now: () => number = Date.now,
+): void {
   const max = config.rateLimitPerMinute;
   if (max === 0) return;
   const windowMs = config.rateLimitWindowMs;
@@ -27,9 +33,9 @@ export function registerRateLimit(app: FastifyInstance, config: Config, shared?:
   const count = shared?.count ?? localCounter();
 
   app.addHook('onRequest', (request, reply, done) => {
-    const now = Date.now();
-    const window = Math.floor(now / windowMs);
-    const resetSeconds = Math.ceil(((window + 1) * windowMs - now) / 1000);
+    const at = now();
+    const window = Math.floor(at / windowMs);
+    const resetSeconds = Math.ceil(((window + 1) * windowMs - at) / 1000);
     const answer = (counted: number) => {
       reply.headers({
         'ratelimit-policy': policy,

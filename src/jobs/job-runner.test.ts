@@ -1,31 +1,82 @@
+/**
+ * Periodic jobs run once per due time across every process. Each run is
+ * recorded with its claim as the job's row holds it while the run holds the
+ * lease (the time it started and the next due time it set), so the checks
+ * read data, not the clock: of two runs in a row, the later one started at or
+ * after the due time the earlier one set. Two runners each running every due
+ * time, or claiming one due time twice, break that.
+ */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import pino from 'pino';
+import { eventually } from '../../test/eventually.js';
 import { createTestDatabase, DIALECTS, removeSqliteFiles } from '../../test/harness.js';
-import { type Database, openDatabase } from '../db/database.js';
+import { type Database, type Db, openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { type PeriodicJob, startJobs } from './job-runner.js';
 
 const log = pino({ level: 'silent' });
 const JOB_PROCESS = fileURLToPath(new URL('./job-process.fixture.ts', import.meta.url));
 
-/** Runs the job for `forMs` in a process of its own; its run times and count. */
-async function runJobInProcess(url: string, everyMs: number, forMs: number) {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', JOB_PROCESS, url, String(everyMs), String(forMs)],
-    { timeout: forMs + 30_000 },
-  );
-  const ranAt = [...stdout.matchAll(/^ran (\d+)$/gm)].map((match) => Number(match[1]));
-  const runs = Number(/^runs (\d+)$/m.exec(stdout)?.[1]);
-  return { ranAt, runs };
+/** A run's claim: when it started, and the next due time it set. */
+interface Claim {
+  started: string;
+  nextRunAt: string;
+}
+
+/** The claim a run holds, read from the job's row during the run (no other claim can change it meanwhile). */
+async function claimOf(db: Db, name: string): Promise<Claim> {
+  const row = await db
+    .selectFrom('periodic_jobs')
+    .select(['last_started_at', 'next_run_at'])
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
+  // Text on SQLite, a Date on PostgreSQL (timestamptz): compared as ISO strings.
+  return {
+    started: new Date(row.last_started_at as string).toISOString(),
+    nextRunAt: new Date(row.next_run_at).toISOString(),
+  };
+}
+
+/** Each run started at or after the due time the run before it set: no due time ran twice. */
+function assertOnePerDueTime(claims: Claim[]): void {
+  const ordered = [...claims].sort((a, b) => a.started.localeCompare(b.started));
+  for (let i = 1; i < ordered.length; i++) {
+    assert.ok(
+      ordered[i].started >= ordered[i - 1].nextRunAt,
+      `run ${i} started at ${ordered[i].started}, before the due time ${ordered[i - 1].nextRunAt} that run ${i - 1} set`,
+    );
+  }
+}
+
+/** The job in a process of its own until `stop`; its claims as it prints them. */
+function runJobInProcess(url: string, everyMs: number) {
+  const child = spawn(process.execPath, ['--import', 'tsx', JOB_PROCESS, url, String(everyMs)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    claims: (): Claim[] =>
+      [...output.matchAll(/^ran (\S+) (\S+)$/gm)].map((match) => ({
+        started: match[1],
+        nextRunAt: match[2],
+      })),
+    async stop(): Promise<number> {
+      child.stdin.end();
+      await exited;
+      return Number(/^runs (\d+)$/m.exec(output)?.[1]);
+    },
+  };
 }
 
 /**
@@ -57,53 +108,44 @@ for (const dialect of DIALECTS) {
     });
 
     test('each due run happens once across two instances, none twice', async () => {
-      const ran: { instance: number; at: number }[] = [];
-      const jobFor = (instance: number): PeriodicJob => ({
+      const claims: Claim[] = [];
+      const job: PeriodicJob = {
         name: 'count-runs',
-        everyMs: 300,
-        run: async () => {
-          ran.push({ instance, at: Date.now() });
+        everyMs: 100,
+        run: async (db) => {
+          claims.push(await claimOf(db, 'count-runs'));
+          // A run that takes a while, as a real one does: the other instance's tick falls inside it.
           await sleep(20);
           return undefined;
         },
-      });
-      const started = Date.now();
-      const runners = instances.map((instance, index) => startJobs(instance.db, [jobFor(index)], log));
-      await sleep(2000);
-      await Promise.all(runners.map((runner) => runner.stop()));
-      const elapsed = Date.now() - started;
-      // At most one run per 300 ms slot since the first: two instances each running every slot would give twice as many.
-      assert.ok(ran.length <= Math.floor(elapsed / 300) + 1, `${ran.length} runs in ${elapsed} ms`);
-      assert.ok(ran.length >= 3, `${ran.length} runs in ${elapsed} ms`);
-      for (let i = 1; i < ran.length; i++) {
-        assert.ok(
-          ran[i].at - ran[i - 1].at >= 150,
-          `runs ${i - 1} and ${i} only ${ran[i].at - ran[i - 1].at} ms apart`,
-        );
+      };
+      const runners = instances.map((instance) => startJobs(instance.db, [job], log));
+      try {
+        await eventually('five runs', () => claims.length >= 5);
+      } finally {
+        await Promise.all(runners.map((runner) => runner.stop()));
       }
+      assertOnePerDueTime(claims);
+      assert.equal(new Set(claims.map((claim) => claim.started)).size, claims.length, 'one run per claim');
       const byInstance = runners.map((runner) => runner.stats()[0].runs);
-      assert.equal(byInstance[0] + byInstance[1], ran.length);
+      assert.equal(byInstance[0] + byInstance[1], claims.length);
     });
 
     test('two processes on one database: each due run happens once', async () => {
-      const [first, second] = await Promise.all([
-        runJobInProcess(url, 400, 4000),
-        runJobInProcess(url, 400, 4000),
-      ]);
-      assert.equal(first.ranAt.length, first.runs);
-      assert.equal(second.ranAt.length, second.runs);
-      const ranAt = [...first.ranAt, ...second.ranAt].sort((a, b) => a - b);
-      assert.ok(ranAt.length >= 4, `${ranAt.length} runs in two processes`);
-      // Two processes that took the same due run would run within a few ms of each other; half the
-      // period tells that apart from a loaded machine's delay between a claim and the run it starts.
-      for (let i = 1; i < ranAt.length; i++) {
-        assert.ok(
-          ranAt[i] - ranAt[i - 1] >= 200,
-          `runs ${i - 1} and ${i} only ${ranAt[i] - ranAt[i - 1]} ms apart`,
-        );
+      const processes = [runJobInProcess(url, 100), runJobInProcess(url, 100)];
+      const all = () => processes.flatMap((p) => p.claims());
+      let runs: number[];
+      try {
+        await eventually('five runs in the two processes', () => all().length >= 5, 60_000);
+      } finally {
+        runs = await Promise.all(processes.map((p) => p.stop()));
       }
-      const span = ranAt[ranAt.length - 1] - ranAt[0];
-      assert.ok(ranAt.length <= Math.floor((span + 200) / 400) + 1, `${ranAt.length} runs in ${span} ms`);
+      assert.deepEqual(
+        runs,
+        processes.map((p) => p.claims().length),
+        'each process ran what it printed',
+      );
+      assertOnePerDueTime(all());
     });
 
     test('a failing run is counted, recorded for operators, and the job runs again', async () => {
@@ -129,45 +171,53 @@ for (const dialect of DIALECTS) {
           .selectAll()
           .where('name', '=', 'fails-once')
           .executeTakeFirst();
-      await sleep(150);
-      for (let waited = 0; calls < 2 && waited < 2000; waited += 50) await sleep(50);
-      await runner.stop();
+      try {
+        await eventually('a run after the failure', () => runner.stats()[0].runs >= 2);
+      } finally {
+        await runner.stop();
+      }
       const [stats] = runner.stats();
       assert.equal(stats.failures, 1);
-      assert.ok(stats.runs >= 2, `${stats.runs} runs`);
       assert.equal((await row())?.last_error, null, 'the later success clears the error');
       assert.equal((await row())?.leased_until, null, 'a stopped runner holds no lease');
     });
 
     test('a lease left by a process that died is taken over once it expires', async () => {
       const now = Date.now();
+      const leasedUntil = new Date(now + 400).toISOString();
       await instances[0].db
         .insertInto('periodic_jobs')
         .values({
           name: 'orphaned',
           next_run_at: new Date(now - 1000).toISOString(),
-          leased_until: new Date(now + 400).toISOString(),
+          leased_until: leasedUntil,
         })
         .execute();
-      let ranAt: number | undefined;
+      let taken: Claim | undefined;
       const runner = startJobs(
         instances[1].db,
         [
           {
             name: 'orphaned',
             everyMs: 100,
-            run: async () => {
-              ranAt ??= Date.now();
+            run: async (db) => {
+              taken ??= await claimOf(db, 'orphaned');
               return undefined;
             },
           },
         ],
         log,
       );
-      for (let waited = 0; ranAt === undefined && waited < 2000; waited += 25) await sleep(25);
-      await runner.stop();
-      assert.ok(ranAt !== undefined, 'it ran');
-      assert.ok(ranAt >= now + 400, `it ran ${now + 400 - ranAt} ms before the lease ended`);
+      let claim: Claim;
+      try {
+        claim = await eventually('the orphaned job taken over', () => taken);
+      } finally {
+        await runner.stop();
+      }
+      assert.ok(
+        claim.started >= leasedUntil,
+        `taken at ${claim.started}, while the lease ran to ${leasedUntil}`,
+      );
     });
   });
 }

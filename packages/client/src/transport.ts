@@ -11,6 +11,8 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** The longest wait. A Retry-After longer than this is not waited for: the answer is returned. Default 10 s. */
   maxDelayMs?: number;
+  /** How the client waits before a retry, in milliseconds; a timer unless given (a test records the waits). */
+  wait?: (ms: number) => Promise<void>;
 }
 
 export type Fetch = (request: Request) => Promise<Response>;
@@ -21,6 +23,7 @@ export function retryingFetch(fetchOnce: Fetch, options: RetryOptions = {}): Fet
   const max = options.max ?? 3;
   const baseDelayMs = options.baseDelayMs ?? 200;
   const maxDelayMs = options.maxDelayMs ?? 10_000;
+  const sleep = options.wait ?? timer;
   return async (request) => {
     if (request.method === 'POST' && !request.headers.has('idempotency-key')) {
       request.headers.set('idempotency-key', crypto.randomUUID());
@@ -68,6 +71,6 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
 
-function sleep(ms: number): Promise<void> {
+function timer(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

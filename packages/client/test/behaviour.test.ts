@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDialect } from '../../../test/harness.js';
 import type { Fetch } from '../src/index.js';
-import { listening, problemOf, WITH_API_KEY } from './service.js';
+import { listening, ON_THE_TEST_CLOCK, problemOf, WITH_API_KEY } from './service.js';
 
 describeEachDialect(
   'the client: paging, retries, ETags and problems',
@@ -130,4 +130,5 @@ describeEachDialect(
     });
   },
   WITH_API_KEY,
+  ON_THE_TEST_CLOCK,
 );

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDialect } from '../../../test/harness.js';
-import { listening, problemOf, WITH_API_KEY } from './service.js';
+import { CLOCK, listening, ON_THE_TEST_CLOCK, problemOf, WITH_API_KEY } from './service.js';
 
 describeEachDialect(
   'the client: every operation',
@@ -108,7 +108,7 @@ describeEachDialect(
     test('freezes and a scheduled cancellation: plan, list, cancel; ends_on set and cleared', async () => {
       const client = clientOf();
       const facility = api.newFacility();
-      const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+      const day = (offset: number) => CLOCK.today(offset);
       const ada = (await client.members.create(facility, { first_name: 'Ada' })).data;
       const freeze = await client.freezes.create(facility, ada.id, {
         starts_on: day(7),
@@ -155,4 +155,5 @@ describeEachDialect(
     });
   },
   WITH_API_KEY,
+  ON_THE_TEST_CLOCK,
 );

@@ -5,13 +5,22 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { before } from 'node:test';
-import type { Api } from '../../../test/harness.js';
+import { type Api, testClock } from '../../../test/harness.js';
 import { type ClientOptions, createClient, ProblemError } from '../src/index.js';
 
 export const API_KEY = 'client-test-admin-key';
 
 /** The harness's settings for these tests: API keys on, with API_KEY as the admin key. */
 export const WITH_API_KEY = { authMode: 'api-key', adminApiKey: API_KEY } as const;
+
+/**
+ * The service's clock in these tests, standing still: "today" is the same day
+ * for the service and the test whenever they run. It lies before any
+ * machine's own time: the delivery worker, which runs on that, finds the test
+ * pings the service queues already due.
+ */
+export const CLOCK = testClock('2026-03-02T09:30:00.000Z');
+export const ON_THE_TEST_CLOCK = { now: CLOCK.now };
 
 /** Listens before the suite's tests; `clientOf` makes a client of it (retries without long waits). */
 export function listening(api: Api) {

@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  eventually,
   type Receiver,
   startReceiver,
   WEBHOOK_TEST_CONFIG,
 } from '../../../src/modules/webhooks/webhook.fixtures.js';
+import { eventually } from '../../../test/eventually.js';
 import { describeEachDialect } from '../../../test/harness.js';
 import { verifyWebhook } from '../src/index.js';
-import { listening, problemOf, WITH_API_KEY } from './service.js';
+import { listening, ON_THE_TEST_CLOCK, problemOf, WITH_API_KEY } from './service.js';
 
 describeEachDialect(
   'the client: events and webhooks',
@@ -55,6 +55,7 @@ describeEachDialect(
       const ping = await client.webhooks.test(facility, created.id);
       assert.equal(ping.type, 'ping');
       await eventually(
+        'the ping delivered',
         async () =>
           (await client.webhooks.deliveries(facility, created.id)).deliveries[0]?.status === 'succeeded',
       );
@@ -79,7 +80,7 @@ describeEachDialect(
         ['plan.created'],
       );
       const mine = () => receiver.received.filter((r) => r.body.includes(`"facility_id":${facility},`));
-      await eventually(() => mine().length === 1, 5000, 'the delivery');
+      await eventually('the delivery', () => mine().length === 1);
       const [delivery] = mine();
       const message = verifyWebhook(secret, delivery.headers, delivery.body);
       assert.deepEqual(message, page.events[0]);
@@ -90,4 +91,5 @@ describeEachDialect(
     });
   },
   { ...WITH_API_KEY, ...WEBHOOK_TEST_CONFIG },
+  ON_THE_TEST_CLOCK,
 );

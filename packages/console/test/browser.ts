@@ -12,9 +12,17 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import type { Config } from '../../../src/config.js';
 import type { DialectName } from '../../../src/db/database.js';
 import { createApiKey } from '../../../src/infrastructure/api-keys/api-key.service.js';
-import { type Api, DIALECTS, describeEachDialect } from '../../../test/harness.js';
+import { type Api, DIALECTS, describeEachDialect, type TestClock, testClock } from '../../../test/harness.js';
 
 export const ADMIN_KEY = 'console-test-admin-key';
+/**
+ * When the console's tests happen: the service's clock and every page's
+ * (Date in the browser) stand still at this instant, so that "today" is the
+ * same day in the service, in the console and in the test, whenever the tests
+ * run. It lies before any machine's own time: the delivery worker, which runs
+ * on that, finds the test pings the service queues already due.
+ */
+export const CONSOLE_TIME = '2026-03-02T09:30:00.000Z';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The flags that keep Chromium quiet and off the network (no updates, sync, QUIC or background fetches).
 const CHROMIUM_ARGS = [
@@ -39,6 +47,8 @@ export interface ConsoleHarness {
   newPage: (options?: { width?: number }) => Promise<Page>;
   /** A viewer key for these facilities. */
   viewerKey: (facilityIds: number[]) => Promise<string>;
+  /** The clock of the service and of every page (CONSOLE_TIME). */
+  clock: TestClock;
 }
 
 /** One suite per database: the service listens with API keys on, and one Chromium serves every test. */
@@ -50,8 +60,11 @@ export function describeConsole(
     authMode?: 'api-key' | 'none';
     /** More of the service's settings (the webhooks screen allows http to a receiver on loopback). */
     config?: Partial<Config>;
+    /** SQLite in a file, so that a second connection (another process, say) can change it. */
+    sqliteOnDisk?: boolean;
   } = {},
 ): void {
+  const clock = testClock(CONSOLE_TIME);
   describeEachDialect(
     name,
     (api) => {
@@ -68,6 +81,7 @@ export function describeConsole(
       });
       suite({
         api,
+        clock,
         consoleUrl: () => `${origin}/console/`,
         viewerKey: async (facilityIds) =>
           (await createApiKey(api.app.db, { name: 'front desk', role: 'viewer', facilityIds })).secret,
@@ -75,13 +89,14 @@ export function describeConsole(
           const context = await browser.newContext({ viewport: { width, height: 900 }, timezoneId: 'UTC' });
           contexts.push(context);
           const page = await context.newPage();
+          await page.clock.setFixedTime(clock.now());
           await lockDown(page, origin);
           return page;
         },
       });
     },
     { ...options.config, authMode: options.authMode ?? 'api-key', adminApiKey: ADMIN_KEY },
-    { dialects: options.dialects ?? DIALECTS },
+    { dialects: options.dialects ?? DIALECTS, now: clock.now, sqliteOnDisk: options.sqliteOnDisk },
   );
 }
 

@@ -16,9 +16,6 @@ import {
   signIn,
 } from './browser.js';
 
-/** A day from today (UTC, the policy's default timezone) as YYYY-MM-DD. */
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-
 async function planFreeze(page: Page, from: string, to: string, reason?: string): Promise<void> {
   await page.getByLabel('From').fill(from);
   await page.getByLabel('To', { exact: true }).fill(to);
@@ -26,7 +23,9 @@ async function planFreeze(page: Page, from: string, to: string, reason?: string)
   await page.getByRole('button', { name: 'Plan freeze' }).click();
 }
 
-describeConsole('console: freezes', ({ api, consoleUrl, newPage, viewerKey }) => {
+describeConsole('console: freezes', ({ api, clock, consoleUrl, newPage, viewerKey }) => {
+  /** A day from today (the harness's clock, in UTC: the policy's default timezone) as YYYY-MM-DD. */
+  const day = (offset: number) => clock.today(offset);
   const auth = { authorization: `Bearer ${ADMIN_KEY}` };
   const newMember = async (facility: number, first_name: string) =>
     (await api.post(`/admin/facilities/${facility}/members`, { first_name, last_name: 'Freeze' }, auth)).body

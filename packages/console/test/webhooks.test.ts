@@ -1,13 +1,14 @@
 /**
  * The console's webhooks screen in Chromium, on SQLite and PostgreSQL: add an
- * endpoint that points at a receiver on loopback (its secret shown once), send
- * it a test event and see it delivered, a refused URL beside its field, rotate,
- * disable, delete, and a viewer key without write controls; axe on each screen.
+ * endpoint that points at a receiver on loopback (its secret shown once, and
+ * nowhere again), send it a test event and see it delivered, a refused URL
+ * beside its field, and a viewer key without write controls; axe on each
+ * screen. Rotating, editing and deleting: webhooks-manage.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import {
-  eventually,
   type Receiver,
   startReceiver,
   WEBHOOK_TEST_CONFIG,
@@ -20,6 +21,21 @@ import {
   screenshot,
   signIn,
 } from './browser.js';
+
+/**
+ * Whether the page shows the secret anywhere: in a field's value (the DOM
+ * property: Preact sets it, never the `value` attribute) or in its text.
+ */
+function showsSecret(page: Page, secret: string): Promise<boolean> {
+  return page.evaluate(
+    (wanted) =>
+      document.body.innerText.includes(wanted) ||
+      [...document.querySelectorAll('input, textarea')].some((field) =>
+        (field as HTMLInputElement | HTMLTextAreaElement).value.includes(wanted),
+      ),
+    secret,
+  );
+}
 
 describeConsole(
   'console: webhooks',
@@ -68,6 +84,7 @@ describeConsole(
       const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
       assert.match(secret, /^whsec_/);
       await page.getByText('it will not be shown again').waitFor();
+      assert.equal(await showsSecret(page, secret), true, 'the check sees the secret where it is shown');
       const listed = await endpoints(facility);
       assert.equal(listed.length, 1);
       assert.deepEqual(
@@ -83,13 +100,13 @@ describeConsole(
       await page.goBack();
       await page.getByRole('link', { name: receiver.url }).waitFor();
       await page.getByRole('cell', { name: 'member.created, member.status_changed' }).waitFor();
-      assert.equal(await page.locator(`input[value="${secret}"]`).count(), 0);
+      assert.equal(await showsSecret(page, secret), false, 'the list shows the secret again');
       await assertAccessible(page, 'webhooks list');
       await screenshot(page, `webhooks-list-${api.dialect}`);
       await page.getByRole('link', { name: receiver.url }).click();
       await page.getByRole('heading', { name: receiver.url }).waitFor();
-      assert.equal(await page.locator(`input[value="${secret}"]`).count(), 0);
       await page.getByText('No deliveries yet.').waitFor();
+      assert.equal(await showsSecret(page, secret), false, "the endpoint's page shows the secret again");
 
       const before = receiver.received.length;
       await page.getByRole('button', { name: 'Send test event' }).click();
@@ -109,83 +126,6 @@ describeConsole(
       await page.setViewportSize({ width: 375, height: 800 });
       await assertAccessible(page, 'endpoint page at 375 px');
       await screenshot(page, `webhooks-375-${api.dialect}`);
-      assertNoPageProblems(page);
-    });
-
-    it('rotates the secret, disables by an edit (a 412 first, from a change made elsewhere), retries a failed delivery and deletes after a dialog', async () => {
-      const facility = api.newFacility();
-      const created = await api.post(
-        `/admin/facilities/${facility}/webhook-endpoints`,
-        { url: receiver.url, description: 'Billing' },
-        auth,
-      );
-      // A failed delivery to retry: a ping, once delivered, marked as if every attempt had failed.
-      const ping = await api.post(
-        `/admin/facilities/${facility}/webhook-endpoints/${created.body.id}/test`,
-        undefined,
-        auth,
-      );
-      await eventually(async () => {
-        const deliveries = await api.get(
-          `/admin/facilities/${facility}/webhook-endpoints/${created.body.id}/deliveries`,
-          auth,
-        );
-        return deliveries.body.deliveries[0]?.status === 'succeeded';
-      }, 15_000);
-      await api.app.db
-        .updateTable('webhook_deliveries')
-        .set({ status: 'failed', attempts: 8, last_response_status: 503 })
-        .where('id', '=', ping.body.id)
-        .execute();
-      const page = await newPage();
-      await signIn(page, consoleUrl(), ADMIN_KEY, facility);
-      await page.goto(`${consoleUrl()}#/f/${facility}/webhooks/${created.body.id}`);
-      await page.getByRole('heading', { name: receiver.url }).waitFor();
-
-      await page.locator('.deliveries .badge', { hasText: 'failed' }).waitFor();
-      await page.getByRole('button', { name: `Retry delivery ${ping.body.id}` }).click();
-      await page.locator('.deliveries .badge', { hasText: 'succeeded' }).waitFor({ timeout: 15_000 });
-
-      await page.getByRole('button', { name: 'Rotate secret' }).click();
-      const rotate = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
-      await rotate.getByText('stays valid for 24 hours').waitFor();
-      await assertAccessible(page, 'rotate dialog');
-      await rotate.getByRole('button', { name: 'Rotate secret' }).click();
-      const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
-      assert.match(secret, /^whsec_/);
-      assert.notEqual(secret, created.body.secret);
-      await page.getByText('The previous secret stays valid for 24 hours').waitFor();
-
-      // Someone else edits the endpoint while this page shows it: the save is a 412, then a reload.
-      await page.getByRole('button', { name: 'Edit' }).click();
-      await api.patch(
-        `/admin/facilities/${facility}/webhook-endpoints/${created.body.id}`,
-        { description: 'Payroll' },
-        auth,
-      );
-      await page.getByLabel(/Enabled/).uncheck();
-      await page.getByRole('button', { name: 'Save changes' }).click();
-      await page.getByText('Someone else changed this').waitFor();
-      assert.equal((await endpoints(facility))[0].enabled, true, 'the stale save changed nothing');
-      await page.getByRole('button', { name: 'Reload the latest version' }).click();
-      await page.getByText('Payroll').waitFor();
-
-      await page.getByRole('button', { name: 'Edit' }).click();
-      await page.getByLabel(/Enabled/).uncheck();
-      await page.getByRole('button', { name: 'Save changes' }).click();
-      await page.getByText('Endpoint saved.').waitFor();
-      await page.locator('.screen-head .badge', { hasText: 'disabled' }).waitFor();
-      const [disabled] = await endpoints(facility);
-      assert.deepEqual([disabled.enabled, disabled.description], [false, 'Payroll']);
-
-      await page.getByRole('button', { name: 'Delete' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Delete this endpoint?' });
-      await dialog.getByRole('button', { name: 'Cancel' }).click();
-      assert.equal((await endpoints(facility)).length, 1);
-      await page.getByRole('button', { name: 'Delete' }).click();
-      await dialog.getByRole('button', { name: 'Delete endpoint' }).click();
-      await page.getByText('No webhook endpoints yet.').waitFor();
-      assert.equal((await endpoints(facility)).length, 0);
       assertNoPageProblems(page);
     });
 

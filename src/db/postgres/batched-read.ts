@@ -6,11 +6,14 @@ import type { Db, Executor } from '../engine/executor.js';
 /** Keys in one query at most; more go in the next. */
 const MAX_KEYS_PER_QUERY = 100;
 /**
- * A batch query that has run this long (behind a lock, on a lost connection)
- * no longer holds the next batch back. It is far above what a batch of
- * point reads takes, so only a batch that is held up reaches it.
+ * `stalledAfterMs`: a batch query that has run this long (behind a lock, on a
+ * lost connection) no longer holds the next batch back. It is far above what
+ * a batch of point reads takes, so only a batch that is held up reaches it.
+ * A setting rather than a constant so that a test can hold batches back for
+ * as long as it needs (test/batched-reads.test.ts); each database's reads take
+ * the value it has when their first batch is made.
  */
-const STALLED_AFTER_MS = 100;
+export const batchReadSettings = { stalledAfterMs: 100 };
 
 type Keys = { keys: number[] };
 
@@ -92,6 +95,7 @@ export function batchReads<R extends { facility_id: number }>(
  * of its kind in this process.
  */
 function oneBatchAtATime() {
+  const { stalledAfterMs } = batchReadSettings;
   let running = 0;
   let lastStarted = 0;
   const waiting: (() => void)[] = [];
@@ -104,10 +108,10 @@ function oneBatchAtATime() {
   const stalled = setTimeout(() => {
     const next = waiting.shift();
     if (next !== undefined) start(next);
-  }, STALLED_AFTER_MS).unref();
+  }, stalledAfterMs).unref();
   return {
     schedule(dispatch: () => void): void {
-      if (running === 0 || performance.now() - lastStarted >= STALLED_AFTER_MS) start(dispatch);
+      if (running === 0 || performance.now() - lastStarted >= stalledAfterMs) start(dispatch);
       else waiting.push(dispatch);
     },
     async run<T>(query: () => Promise<T>): Promise<T> {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDialect } from '../../../test/harness.js';
+import { assertProblem, describeEachDialect } from '../../../test/harness.js';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency.hooks.js';
 import { purgeExpiredIdempotencyKeys } from './idempotency.job.js';
 
@@ -30,7 +30,10 @@ describeEachDialect('idempotency keys: the purge', (api) => {
     const reused = await api.post(url, plan('Platinum'), old);
     assert.equal(reused.status, 201, reused.text);
     assert.equal(reused.body.name, 'Platinum');
-    const refused = await api.post(url, plan('Bronze'), recent);
-    assert.equal(refused.status, 422, refused.text);
+    assertProblem(await api.post(url, plan('Bronze'), recent), 422, 'idempotency_key_reused');
+    const names = (await api.get(`${url}?include_inactive=true`)).body.plans.map(
+      (p: { name: string }) => p.name,
+    );
+    assert.deepEqual(names, ['Gold', 'Silver', 'Platinum'], 'the refused request created nothing');
   });
 });

@@ -2,7 +2,8 @@
  * The feed's order is each facility's commit order, on both engines: a cursor
  * never skips an event whose transaction commits after later ones, applying
  * the feed in order gives the final state, and one facility's long
- * transaction holds no other facility's feed back.
+ * transaction holds no other facility's feed back. Long polls:
+ * events-feed-wait.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -157,47 +158,4 @@ describeEachDialect('events: the feed under concurrent writers', (api) => {
       Array.from({ length: writers }, (_, i) => i + 1),
     );
   });
-
-  test('wait holds an empty read until an event arrives, then answers at once', async () => {
-    const facility = api.newFacility();
-    const start = await read(facility, undefined);
-    const started = Date.now();
-    const waiting = api.get(`${f(facility)}/events?wait=10&after=${start.next_cursor}`);
-    await sleep(300);
-    await api.patch(`${f(facility)}/policy`, { max_active_bookings: 7 });
-    const answer = await waiting;
-    const took = Date.now() - started;
-    assert.equal(answer.status, 200);
-    assert.deepEqual(
-      answer.body.events.map((event: { type: string }) => event.type),
-      ['policy.updated'],
-    );
-    assert.ok(took >= 300 && took < 2000, `answered after ${took} ms`);
-  });
-
-  test('wait answers an empty page with the same cursor when nothing arrives', async () => {
-    const facility = api.newFacility();
-    const started = Date.now();
-    const answer = await api.get(`${f(facility)}/events?wait=1`);
-    assert.deepEqual(answer.body.events, []);
-    assert.ok(Date.now() - started >= 950);
-  });
 });
-
-describeEachDialect(
-  'events: a long poll over a real connection',
-  (api) => {
-    test('a wait longer than STALL_TIMEOUT_MS is answered, not cut off', async () => {
-      await api.app.listen({ port: 0, host: '127.0.0.1' });
-      const { port } = api.app.server.address() as import('node:net').AddressInfo;
-      const started = Date.now();
-      const response = await fetch(
-        `http://127.0.0.1:${port}/admin/facilities/${api.newFacility()}/events?wait=2`,
-      );
-      assert.equal(response.status, 200);
-      assert.deepEqual((await response.json()).events, []);
-      assert.ok(Date.now() - started >= 1900);
-    });
-  },
-  { stallTimeoutMs: 1000 },
-);

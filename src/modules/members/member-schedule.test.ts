@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../../../test/eventually.js';
 import {
   createTestDatabase,
   DIALECTS,
@@ -168,10 +168,9 @@ for (const dialect of DIALECTS) {
         .set({ next_run_at: new Date(0).toISOString() })
         .execute();
       await instances[1].app.listen({ port: 0, host: '127.0.0.1' });
-      for (let waited = 0; waited < 5000; waited += 50) {
-        if ((await statuses(facility)).every((s) => s === 'cancelled:expired')) break;
-        await sleep(50);
-      }
+      await eventually('every member cancelled by the schedule', async () =>
+        (await statuses(facility)).every((s) => s === 'cancelled:expired'),
+      );
       assert.deepEqual(new Set(await statuses(facility)), new Set(['cancelled:expired']));
     });
   });

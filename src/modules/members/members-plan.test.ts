@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { eventually } from '../../../test/eventually.js';
 import { assertProblem, describeEachDialect, type TestResponse } from '../../../test/harness.js';
 
 describeEachDialect('member plan', (api) => {
@@ -159,15 +159,13 @@ describeEachDialect('member plan', (api) => {
       const { pending } = await api.app.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('plans').where('id', '=', plan.id).execute();
         const pending = join(plan.id);
-        for (let waited = 0; ; waited += 5) {
+        await eventually(`the ${write} waiting for the delete's lock`, async () => {
           const { rows } = await sql<{
             waiting: number;
           }>`select count(*)::int as waiting from pg_stat_activity
             where datname = current_database() and wait_event_type = 'Lock'`.execute(trx);
-          if (rows[0].waiting > 0) break;
-          assert.ok(waited < 5000, `the ${write} never waited for the delete's lock`);
-          await sleep(5);
-        }
+          return rows[0].waiting > 0;
+        });
         return { pending };
       });
       assertProblem(await pending, 422, 'invalid_plan');

@@ -144,13 +144,31 @@ describeEachDialect('policy: ETag, If-Match and audit', (api) => {
     assert.equal((await api.get(policyUrl(facility))).body.guest_passes_per_month, 3);
   });
 
-  test('PATCH with the current If-Match (or *) succeeds', async () => {
+  test('PATCH with the current If-Match, or *, applies the change and answers a new ETag', async () => {
     const facility = api.newFacility();
     const current = String((await api.get(policyUrl(facility))).headers.etag);
     const ok = await api.patch(policyUrl(facility), { guest_passes_per_month: 4 }, { 'if-match': current });
-    assert.equal(ok.status, 200);
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.body.guest_passes_per_month, 4);
+    assert.notEqual(ok.headers.etag, current);
+    // * matches whatever the policy is now, though the caller never read it.
     const star = await api.patch(policyUrl(facility), { guest_passes_per_month: 5 }, { 'if-match': '*' });
-    assert.equal(star.status, 200);
+    assert.equal(star.status, 200, star.text);
+    assert.equal(star.body.guest_passes_per_month, 5);
+    assert.notEqual(star.headers.etag, ok.headers.etag);
+    const read = await api.get(policyUrl(facility));
+    assert.deepEqual([read.body.guest_passes_per_month, read.headers.etag], [5, star.headers.etag]);
+    // The ETag that * stood for is stale now: a PATCH with it changes nothing.
+    assertProblem(
+      await api.patch(
+        policyUrl(facility),
+        { guest_passes_per_month: 6 },
+        { 'if-match': String(ok.headers.etag) },
+      ),
+      412,
+      'precondition_failed',
+    );
+    assert.equal((await api.get(policyUrl(facility))).body.guest_passes_per_month, 5);
   });
 
   test('a change is in the audit trail with before and after values; a no-op is not', async () => {

@@ -11,14 +11,9 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
+import { eventually } from '../../../test/eventually.js';
 import { assertProblem, describeEachDialect } from '../../../test/harness.js';
-import {
-  eventually,
-  type Receiver,
-  startReceiver,
-  startTestWorker,
-  WEBHOOK_TEST_CONFIG,
-} from './webhook.fixtures.js';
+import { type Receiver, startReceiver, startTestWorker, WEBHOOK_TEST_CONFIG } from './webhook.fixtures.js';
 
 const f = (facility: number) => `/admin/facilities/${facility}`;
 
@@ -75,12 +70,12 @@ describeEachDialect(
         const busy = api.newFacility();
         for (let i = 0; i < 8; i++) silentEndpoints.push([busy, await addEndpoint(busy, silent.url)]);
         for (let i = 0; i < 10; i++) await api.post(`${f(busy)}/plans`, { name: `Plan ${i}` });
-        await eventually(() => silent.state.open > 0, 5000, 'the silent receiver holding a request');
+        await eventually('the silent receiver holding a request', () => silent.state.open > 0);
         const quiet = api.newFacility();
         await addEndpoint(quiet, receiver.url);
         const requestsBefore = silent.state.requests;
         await api.patch(`${f(quiet)}/policy`, { currency: 'EUR' });
-        await eventually(() => received(quiet).length === 1, 10_000, "the quiet facility's delivery");
+        await eventually("the quiet facility's delivery", () => received(quiet).length === 1);
         // Eight endpoints each waiting on the silent receiver: at most half of the worker's room is theirs.
         assert.ok(silent.state.mostOpen <= 4, `at most 4 at once, saw ${silent.state.mostOpen}`);
         // It went ahead of the busy facility's backlog (80 messages), not after it.
@@ -108,12 +103,12 @@ describeEachDialect(
             status: string;
             attempts: number;
           }[];
-        await eventually(async () => (await deliveries()).length === 5, 5000, 'five failed attempts');
+        await eventually('five failed attempts', async () => (await deliveries()).length === 5);
         // A positive signal that the worker went round again: another facility's delivery arrives.
         const other = api.newFacility();
         await addEndpoint(other, receiver.url);
         await api.patch(`${f(other)}/policy`, { currency: 'EUR' });
-        await eventually(() => received(other).length === 1, 5000, "the other facility's delivery");
+        await eventually("the other facility's delivery", () => received(other).length === 1);
         const held = await deliveries();
         assert.deepEqual(
           held.map((d) => [d.status, d.attempts]),
@@ -125,7 +120,7 @@ describeEachDialect(
         );
         assert.equal(retried.status, 202);
         // The retry succeeds, and new events flow again; the other four retries wait for their hour.
-        await eventually(() => received(facility).length === 4, 5000, 'the retry and the three later events');
+        await eventually('the retry and the three later events', () => received(facility).length === 4);
         assert.deepEqual(
           received(facility).map((r) => JSON.parse(r.body).data.name),
           ['Plan 1', 'Plan 6', 'Plan 7', 'Plan 8'],
@@ -167,9 +162,8 @@ describeEachDialect(
         receiver.answers.push(410);
         await api.patch(`${f(facility)}/policy`, { currency: 'EUR' });
         await eventually(
-          async () => (await api.get(`${f(facility)}/webhook-endpoints/${id}`)).body.enabled === false,
-          5000,
           'the endpoint disabled',
+          async () => (await api.get(`${f(facility)}/webhook-endpoints/${id}`)).body.enabled === false,
         );
         const { events } = (await api.get(`${f(facility)}/events?types=webhook_endpoint.disabled`)).body;
         assert.equal(events.length, 1);

@@ -2,13 +2,14 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { App } from '../../app.js';
 import type { Db } from '../../db/database.js';
 import { deliveryWorkerSettings } from '../../modules.js';
 import { type DeliveryWorker, type DeliveryWorkerSettings, startDeliveryWorker } from './delivery.worker.js';
 
 export interface Received {
+  /** The request's path and query: which endpoint it was sent to. */
+  url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
 }
@@ -30,7 +31,11 @@ export async function startReceiver(): Promise<Receiver> {
     request.on('end', () => {
       const status = answers.shift() ?? 204;
       if (status < 300)
-        received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          url: request.url ?? '',
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
       response
         .writeHead(status, status >= 300 && status < 400 ? { location: 'http://127.0.0.1:1/' } : {})
         .end();
@@ -59,19 +64,6 @@ export function startTestWorker(
     { ...settings, pollIntervalMs: 20, retryDelaysMs: [50, 50, 50], ...overrides },
     app.log,
   );
-}
-
-/** Waits until `check` holds, or fails after `timeoutMs`. */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 5000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 export const WEBHOOK_TEST_CONFIG = { webhookAllowHttp: true, webhookAllowPrivateUrls: true };

@@ -1,0 +1,214 @@
+/**
+ * One valid request for every operation of the OpenAPI document, keyed by
+ * operationId: the one table the derived suites (access matrix, HTTP rules,
+ * fuzz) need for what they cannot read from the document, namely the ids an
+ * operation's path names (made here, through the API) and a body where the
+ * document's example does not fit (ids it names, unique values, dates
+ * relative to the app's clock). A body left out is the document's example.
+ * A suite fails, naming the operation, when the document has an operation
+ * this table lacks: add its entry here.
+ */
+import assert from 'node:assert/strict';
+import type { Operation } from './api-document.js';
+import type { Api } from './harness.js';
+
+export interface ExampleContext {
+  api: Api;
+  /** The facility the request is for (each example makes what it needs in it). */
+  facility: number;
+  /** Headers that let the requests that make things through: an admin key where keys are on. */
+  auth: Record<string, string>;
+}
+
+export interface ExampleRequest {
+  /** Path parameters besides facility_id (the context's facility). */
+  params?: Record<string, string | number>;
+  query?: Record<string, string>;
+  /** The body; the document's example when left out. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+type Example = (context: ExampleContext, documented: unknown) => Promise<ExampleRequest>;
+
+let unique = 0;
+/** A value no other example of this process has used. */
+const next = () => ++unique;
+
+const base = (context: ExampleContext) => `/admin/facilities/${context.facility}`;
+
+async function made(context: ExampleContext, method: string, url: string, body?: unknown) {
+  const response = await context.api.request(method, url, body, context.auth);
+  assert.ok(response.status >= 200 && response.status < 300, `${method} ${url}: ${response.text}`);
+  return response.body;
+}
+
+/** Today in the app's clock, in UTC (the zone of a facility whose policy was never changed). */
+function today(context: ExampleContext, plusDays = 0): string {
+  return new Date(context.api.app.now().getTime() + plusDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+export const make = {
+  plan: async (context: ExampleContext): Promise<number> =>
+    (await made(context, 'POST', `${base(context)}/plans`, { name: `Example plan ${next()}` })).id,
+  /** A plan with the entitlement `guest_passes`. */
+  planWithEntitlement: async (context: ExampleContext): Promise<number> => {
+    const plan = await make.plan(context);
+    await made(context, 'PUT', `${base(context)}/plans/${plan}/entitlements/guest_passes`, { value: 2 });
+    return plan;
+  },
+  member: async (context: ExampleContext): Promise<number> =>
+    (await made(context, 'POST', `${base(context)}/members`, { first_name: 'Example' })).id,
+  /** A member and a freeze planned from next week. */
+  freeze: async (context: ExampleContext): Promise<{ member: number; freeze: number }> => {
+    const member = await make.member(context);
+    const url = `${base(context)}/members/${member}/freezes`;
+    const freeze = await made(context, 'POST', url, {
+      starts_on: today(context, 7),
+      ends_on: today(context, 14),
+    });
+    return { member, freeze: freeze.id };
+  },
+  endpoint: async (context: ExampleContext): Promise<number> =>
+    (
+      await made(context, 'POST', `${base(context)}/webhook-endpoints`, {
+        url: `https://hooks.example.com/${next()}`,
+      })
+    ).id,
+  /** An endpoint and a test ping queued to it (a delivery, pending: no worker runs in a test's app). */
+  delivery: async (context: ExampleContext): Promise<{ endpoint: number; delivery: number }> => {
+    const endpoint = await make.endpoint(context);
+    const ping = await made(context, 'POST', `${base(context)}/webhook-endpoints/${endpoint}/test`);
+    return { endpoint, delivery: ping.id };
+  },
+};
+
+export const EXAMPLES: Record<string, Example> = {
+  getHealth: async () => ({}),
+  getReadiness: async () => ({}),
+  getSession: async () => ({}),
+  listPlanTemplates: async () => ({}),
+
+  createPlan: async (_context, documented) => ({
+    body: { ...(documented as object), name: `Adult monthly ${next()}` },
+  }),
+  listPlans: async () => ({}),
+  getPlan: async (context) => ({ params: { plan_id: await make.plan(context) } }),
+  updatePlan: async (context) => ({ params: { plan_id: await make.plan(context) } }),
+  deletePlan: async (context) => ({ params: { plan_id: await make.plan(context) } }),
+
+  getEntitlements: async (context) => ({ params: { plan_id: await make.planWithEntitlement(context) } }),
+  replaceEntitlements: async (context) => ({ params: { plan_id: await make.plan(context) } }),
+  setEntitlement: async (context) => ({ params: { plan_id: await make.plan(context), key: 'sauna' } }),
+  deleteEntitlement: async (context) => ({
+    params: { plan_id: await make.planWithEntitlement(context), key: 'guest_passes' },
+  }),
+
+  createMember: async (context, documented) => {
+    const n = next();
+    return {
+      body: {
+        ...(documented as object),
+        plan_id: await make.plan(context),
+        email: `ada.${n}@example.com`,
+        external_id: `CRM-${n}`,
+      },
+    };
+  },
+  listMembers: async () => ({}),
+  getMember: async (context) => ({ params: { member_id: await make.member(context) } }),
+  updateMember: async (context) => ({ params: { member_id: await make.member(context) } }),
+  deleteMember: async (context) => ({ params: { member_id: await make.member(context) } }),
+
+  createFreeze: async (context) => ({
+    params: { member_id: await make.member(context) },
+    body: { starts_on: today(context, 7), ends_on: today(context, 21), reason: 'Knee surgery' },
+  }),
+  listFreezes: async (context) => ({ params: { member_id: (await make.freeze(context)).member } }),
+  cancelFreeze: async (context) => {
+    const { member, freeze } = await make.freeze(context);
+    return { params: { member_id: member, freeze_id: freeze } };
+  },
+
+  // Becomes a background job (202 and a job) with the CSV jobs; its example stays a valid file.
+  importMembers: async () => {
+    const n = next();
+    return { body: `external_id;first_name;email\r\nIMP-${n};Ada;import.${n}@example.com\r\n` };
+  },
+  exportMembers: async () => ({}),
+
+  getPolicy: async () => ({}),
+  updatePolicy: async () => ({}),
+  listAuditEvents: async () => ({}),
+  listEvents: async () => ({}),
+
+  createWebhookEndpoint: async () => ({}),
+  listWebhookEndpoints: async () => ({}),
+  getWebhookEndpoint: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
+  updateWebhookEndpoint: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
+  deleteWebhookEndpoint: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
+  rotateWebhookSecret: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
+  testWebhookEndpoint: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
+  listWebhookDeliveries: async (context) => ({
+    params: { endpoint_id: (await make.delivery(context)).endpoint },
+  }),
+  retryWebhookDelivery: async (context) => {
+    const { endpoint, delivery } = await make.delivery(context);
+    return { params: { endpoint_id: endpoint, delivery_id: delivery } };
+  },
+};
+
+export interface PreparedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+  /** The path parameters the url was filled with. */
+  params: Record<string, string>;
+}
+
+/**
+ * The example's request for an operation, ready to send; fails naming the
+ * operation when it has no entry. `params` replaces path parameters of the
+ * example (an id that does not exist, say).
+ */
+export async function exampleRequest(
+  operation: Operation,
+  context: ExampleContext,
+  params: Record<string, string> = {},
+): Promise<PreparedRequest> {
+  const example = EXAMPLES[operation.operationId];
+  assert.ok(
+    example,
+    `no example request for ${operation.operationId} (${operation.method} ${operation.path}): add one to test/operation-examples.ts`,
+  );
+  const request = await example(context, operation.bodyExample);
+  const values: Record<string, string> = { facility_id: String(context.facility) };
+  for (const [name, value] of Object.entries({ ...request.params, ...params })) values[name] = String(value);
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    assert.ok(name in values, `the example of ${operation.operationId} gives no ${name}`);
+    return encodeURIComponent(values[name]);
+  });
+  const query = new URLSearchParams(request.query ?? {}).toString();
+  const url = query ? `${path}?${query}` : path;
+  const headers = { ...request.headers };
+  if (operation.bodyTypes.length === 0) return { method: operation.method, url, headers, params: values };
+  const body = request.body ?? operation.bodyExample;
+  const contentType = operation.bodyTypes[0];
+  return {
+    method: operation.method,
+    url,
+    headers: { 'content-type': contentType, ...headers },
+    payload: typeof body === 'string' ? body : JSON.stringify(body ?? {}),
+    params: values,
+  };
+}
+
+/** The operations of the document that have no entry in the table, and the entries no operation has. */
+export function exampleTableGaps(operations: readonly Operation[]): { missing: string[]; stale: string[] } {
+  const ids = new Set(operations.map((operation) => operation.operationId));
+  return {
+    missing: [...ids].filter((id) => !(id in EXAMPLES)),
+    stale: Object.keys(EXAMPLES).filter((id) => !ids.has(id)),
+  };
+}
