@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
