@@ -23,6 +23,7 @@ import { openLogDestination } from './http/log-destination.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerNotFoundHandler } from './http/not-found.js';
 import { docsPageOptions, openApiOptions } from './http/openapi.js';
+import { registerPermissions } from './http/permissions.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { openSharedCounter } from './http/rate-limit-redis.js';
 import { requestIdFor } from './http/request-id.js';
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             config,
             createKeyVerifier(database.db, keyChanges, config.adminApiKey),
           );
+          registerPermissions(resources);
           registerRateLimit(resources, config, sharedCounter, options.rateLimitClock);
           registerIdempotency(resources, { maxResponseBytes: config.idempotencyMaxResponseBytes });
           refuseUndeclaredQuery(resources);

@@ -11,6 +11,7 @@ import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditResourceTypeSchema } from './modules/audit/audit.schemas.js';
 import { auditModule } from './modules/audit/index.js';
 import { eventsModule } from './modules/events/index.js';
+import { facilitiesModule } from './modules/facilities/index.js';
 import { freezesModule } from './modules/freezes/index.js';
 import { memberCsvModule } from './modules/members/csv/index.js';
 import { rowValidator } from './modules/members/csv/member-import.validator.js';
@@ -31,6 +32,7 @@ import { webhooksModule } from './modules/webhooks/index.js';
 
 /** Every module of the service, in the order the OpenAPI document lists them: adding one is one line. */
 export const MODULES: readonly ServiceModule[] = [
+  facilitiesModule,
   plansModule,
   templatesModule,
   membersModule,

@@ -1,4 +1,11 @@
 import type { Generated } from 'kysely';
+import type {
+  FacilitiesTable,
+  StaffLinksTable,
+  StaffRolesTable,
+  StaffSessionsTable,
+  StaffUsersTable,
+} from './people-schema.js';
 
 /**
  * Table types, as rows come back from either dialect. Booleans are stored as
@@ -113,6 +120,11 @@ export interface DatabaseSchema {
   member_imports: MemberImportsTable;
   member_import_chunks: MemberImportChunksTable;
   member_import_writes: MemberImportWritesTable;
+  facilities: FacilitiesTable;
+  staff_users: StaffUsersTable;
+  staff_roles: StaffRolesTable;
+  staff_sessions: StaffSessionsTable;
+  staff_links: StaffLinksTable;
 }
 
 export interface ApiKeysTable {
@@ -151,6 +163,8 @@ export interface AuditEventsTable {
   action: string;
   api_key_id: number | null;
   api_key_name: string;
+  /** The staff user who did it, signed in to the console; null for an API key or the service. */
+  staff_user_id: number | null;
   /** JSON object: field → {before, after}. */
   changes: string;
   request_id: string | null;
@@ -179,6 +193,8 @@ export interface EventsTable {
   occurred_at: string;
   /** JSON object: the resource after the change. */
   data: string;
+  /** JSON: who did it ({type, id, name}); null for events written before actors were recorded. */
+  actor: string | null;
 }
 
 /** A facility's webhook endpoint (src/modules/webhooks/). */
@@ -240,6 +256,7 @@ export interface MemberImportsTable {
   match_by: string;
   on_error: string;
   api_key_id: number | null;
+  staff_user_id: number | null;
   api_key_name: string;
   request_id: string | null;
   bytes: Generated<number>;

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../core/errors.js';
-import type { Principal } from '../core/principal.js';
+import { type Principal, servicePrincipal } from '../core/principal.js';
+import { grantsAllow, PERMISSION_DESCRIPTIONS } from '../core/roles.js';
 import type { KeyVerifier } from '../infrastructure/api-keys/api-key.service.js';
 import { watchKeys } from './key-watch.js';
 import { MAX_ID } from './schemas.js';
@@ -20,8 +21,7 @@ declare module 'fastify' {
   }
 }
 
-const EVERYONE: Principal = { keyId: null, keyName: 'AUTH_MODE=none', role: 'admin', facilityIds: 'all' };
-const READ_METHODS = new Set(['GET', 'HEAD']);
+const EVERYONE: Principal = servicePrincipal('AUTH_MODE=none');
 
 const unauthenticated = () =>
   new AppError('unauthenticated', 'Send a valid API key as "Authorization: Bearer <key>"', {
@@ -93,17 +93,33 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/**
+ * The facility first (a caller with no role there learns nothing more),
+ * then the route's permission (src/http/permissions.ts) against the
+ * caller's roles there, or anywhere for a path that names no facility.
+ */
 function authorize(request: FastifyRequest, principal: Principal): void {
-  if (principal.role !== 'admin' && !READ_METHODS.has(request.method)) {
-    throw new AppError('forbidden', 'This API key may only read');
-  }
+  const caller = principal.staffUserId === null ? 'This API key' : 'You';
   const facility = (request.params as { facility_id?: string }).facility_id;
-  if (facility === undefined || principal.facilityIds === 'all') return;
-  const facilityId = facilityIdOf(facility);
+  const facilityId = facility === undefined ? undefined : facilityIdOf(facility);
   // Not a facility id: validation answers 400, and the route is never reached.
-  if (facilityId === undefined) return;
-  if (!principal.facilityIds.includes(facilityId)) {
-    throw new AppError('forbidden', `This API key has no access to facility ${facilityId}`);
+  if (facility !== undefined && facilityId === undefined) return;
+  if (
+    facilityId !== undefined &&
+    principal.facilityIds !== 'all' &&
+    !principal.facilityIds.includes(facilityId)
+  ) {
+    throw new AppError(
+      'forbidden',
+      `${caller} ${principal.staffUserId === null ? 'has' : 'have'} no access to facility ${facilityId}`,
+    );
+  }
+  const permission = request.routeOptions.config.permission ?? 'read';
+  if (!grantsAllow(principal.grants, permission, facilityId)) {
+    throw new AppError(
+      'forbidden',
+      `${caller} may not ${PERMISSION_DESCRIPTIONS[permission]}${facilityId === undefined ? '' : ` in facility ${facilityId}`}`,
+    );
   }
 }
 

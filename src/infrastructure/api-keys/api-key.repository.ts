@@ -1,11 +1,12 @@
 import type { Selectable } from 'kysely';
+import type { Role } from '../../core/roles.js';
 import type { Executor } from '../../db/database.js';
 import type { ApiKeysTable } from '../../db/schema.js';
 
 export interface ApiKey {
   id: number;
   name: string;
-  role: 'admin' | 'viewer';
+  role: Role;
   facilityIds: number[] | 'all';
   createdAt: string;
   revokedAt: string | null;

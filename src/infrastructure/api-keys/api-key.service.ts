@@ -1,5 +1,5 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Principal } from '../../core/principal.js';
+import { keyPrincipal, type Principal } from '../../core/principal.js';
 import { commandLineWriteContext, systemWriteContext, type WriteContext } from '../../core/write-context.js';
 import type { ChangeCounter } from '../../db/change-counter.js';
 import type { Db, Executor } from '../../db/database.js';
@@ -131,16 +131,20 @@ export function createKeyVerifier(
   return { principalFor, isServiceKey: isWellFormedSecret, generation: () => changes.generation() };
 }
 
-const ADMIN_PRINCIPAL: Principal = { keyId: 0, keyName: 'ADMIN_API_KEY', role: 'admin', facilityIds: 'all' };
+const ADMIN_PRINCIPAL: Principal = keyPrincipal({
+  id: 0,
+  name: 'ADMIN_API_KEY',
+  role: 'admin',
+  facilityIds: 'all',
+});
 
-async function findPrincipal(db: Executor, presentedHash: string, presented: Buffer) {
+async function findPrincipal(
+  db: Executor,
+  presentedHash: string,
+  presented: Buffer,
+): Promise<Principal | undefined> {
   const found = await findApiKeyBySecretHash(db, presentedHash);
   if (!found || !timingSafeEqual(Buffer.from(found.secretHash, 'hex'), presented)) return undefined;
   if (found.key.revokedAt !== null) return undefined;
-  return {
-    keyId: found.key.id,
-    keyName: found.key.name,
-    role: found.key.role,
-    facilityIds: found.key.facilityIds,
-  };
+  return keyPrincipal(found.key);
 }

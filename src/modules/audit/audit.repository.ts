@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import { actorOfRow } from '../../core/principal.js';
 import type { Executor } from '../../db/database.js';
 import { type PageRead, type RowSizes, readPageRows } from '../../db/page-rows.js';
 import { prepareQuery } from '../../db/prepared-query.js';
@@ -6,7 +7,8 @@ import type { AuditEventsTable } from '../../db/schema.js';
 import type { AuditEvent } from './audit.schemas.js';
 
 function toAuditEvent(row: Row): AuditEvent {
-  return { ...row, changes: JSON.parse(row.changes) } as AuditEvent;
+  const { staff_user_id: _, ...rest } = row;
+  return { ...rest, actor: actorOfRow(row), changes: JSON.parse(row.changes) } as AuditEvent;
 }
 
 /** What an event's JSON holds at least, besides its changes (EVENT_SIZES, and `readWholly` below). */

@@ -29,6 +29,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/admin/facilities/:facility_id/members',
     {
+      config: { permission: 'members.write' },
       schema: {
         tags: ['members'],
         operationId: 'createMember',
@@ -137,6 +138,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/admin/facilities/:facility_id/members/:member_id',
     {
+      config: { permission: 'members.write' },
       schema: {
         tags: ['members'],
         operationId: 'updateMember',
@@ -189,6 +191,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/admin/facilities/:facility_id/members/:member_id',
     {
+      config: { permission: 'members.delete' },
       schema: {
         tags: ['members'],
         operationId: 'deleteMember',

@@ -25,6 +25,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/admin/facilities/:facility_id/plans',
     {
+      config: { permission: 'plans.write' },
       schema: {
         tags: ['plans'],
         operationId: 'createPlan',
@@ -119,6 +120,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/admin/facilities/:facility_id/plans/:plan_id',
     {
+      config: { permission: 'plans.write' },
       schema: {
         tags: ['plans'],
         operationId: 'updatePlan',
@@ -155,6 +157,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/admin/facilities/:facility_id/plans/:plan_id',
     {
+      config: { permission: 'plans.write' },
       schema: {
         tags: ['plans'],
         operationId: 'deletePlan',

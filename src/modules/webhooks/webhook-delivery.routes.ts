@@ -5,7 +5,6 @@ import { representationOf } from '../../core/representation.js';
 import { sendPage } from '../../http/page-reply.js';
 import { problemResponses } from '../../http/responses.js';
 import { PagingQuery, Ref } from '../../http/schemas.js';
-import { adminOnly } from './webhook.routes.js';
 import { DeliveryParams, EndpointParams, WebhookDelivery, WebhookDeliveryList } from './webhook.schemas.js';
 import { getEndpoint } from './webhook.service.js';
 import { listDeliveries, toDelivery } from './webhook-delivery.repository.js';
@@ -16,11 +15,10 @@ const ONE = '/admin/facilities/:facility_id/webhook-endpoints/:endpoint_id';
 const deliveryRepresentation = representationOf(WebhookDelivery);
 
 export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('preHandler', adminOnly);
-
   app.post(
     `${ONE}/test`,
     {
+      config: { permission: 'webhooks' },
       schema: {
         tags: ['webhooks'],
         operationId: 'testWebhookEndpoint',
@@ -51,6 +49,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     `${ONE}/deliveries`,
     {
+      config: { permission: 'webhooks' },
       schema: {
         tags: ['webhooks'],
         operationId: 'listWebhookDeliveries',
@@ -78,6 +77,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     `${ONE}/deliveries/:delivery_id/retry`,
     {
+      config: { permission: 'webhooks' },
       schema: {
         tags: ['webhooks'],
         operationId: 'retryWebhookDelivery',
