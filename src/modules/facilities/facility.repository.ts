@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { engineOf } from '../../db/engine/engine.js';
 import type { PageRead } from '../../db/page-rows.js';
-import type { FacilitiesTable } from '../../db/people-schema.js';
+import type { FacilitiesTable } from '../../db/schema.js';
 import type { Facility } from './facility.schemas.js';
 
 type FacilityRow = Selectable<FacilitiesTable>;
