@@ -100,6 +100,8 @@ export interface Config {
    * console shows the link to copy instead.
    */
   mail: MailSettings | undefined;
+  /** Console sign-in through the facility's OpenID Connect provider; unset OIDC_ISSUER: none. */
+  oidc: OidcSettings | undefined;
 }
 
 export interface MailSettings {
@@ -107,6 +109,16 @@ export interface MailSettings {
   smtpUrl: string;
   /** The From of every message: an address, or "Name <address>". */
   from: string;
+}
+
+export interface OidcSettings {
+  /** The provider's Issuer Identifier: https, or http on a loopback address (tests, local use). */
+  issuer: string;
+  clientId: string;
+  /** Never logged nor echoed in a configuration error. */
+  clientSecret: string;
+  /** The console's button. */
+  buttonLabel: string;
 }
 
 /** Every invalid setting at once, so that an operator fixes them in one round. */
@@ -244,6 +256,7 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
     webhookConcurrency: readInteger(env, 'WEBHOOK_CONCURRENCY', 8, 1, 1000),
     webhookMaxEndpoints: readInteger(env, 'WEBHOOK_MAX_ENDPOINTS', 20, 1, 10_000),
     mail: readMailSettings(env),
+    oidc: readOidcSettings(env),
   };
   if (env[PROBLEMS].length > 0) throw new ConfigError(env[PROBLEMS]);
   return config;
@@ -326,6 +339,33 @@ function readMailSettings(env: Env): MailSettings | undefined {
     );
   }
   return { smtpUrl, from };
+}
+
+const DEFAULT_OIDC_BUTTON_LABEL = "Sign in with your organisation's account";
+
+/** OIDC_CLIENT_SECRET is never echoed in a problem. */
+function readOidcSettings(env: Env): OidcSettings | undefined {
+  const issuer = env.OIDC_ISSUER ?? '';
+  const clientId = env.OIDC_CLIENT_ID ?? '';
+  const clientSecret = env.OIDC_CLIENT_SECRET ?? '';
+  const buttonLabel = env.OIDC_BUTTON_LABEL?.trim() || DEFAULT_OIDC_BUTTON_LABEL;
+  if (issuer === '') {
+    if (clientId !== '' || clientSecret !== '') {
+      invalid(env, 'OIDC_CLIENT_ID and OIDC_CLIENT_SECRET need OIDC_ISSUER, the identity provider');
+    }
+    return undefined;
+  }
+  const url = URL.canParse(issuer) ? new URL(issuer) : undefined;
+  if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)))) {
+    invalid(
+      env,
+      `OIDC_ISSUER must be an https URL (http only on a loopback address, for tests), got "${issuer}"`,
+    );
+  }
+  if (clientId === '') invalid(env, 'OIDC_CLIENT_ID must be set when OIDC_ISSUER is');
+  if (clientSecret === '') invalid(env, 'OIDC_CLIENT_SECRET must be set when OIDC_ISSUER is');
+  if (buttonLabel.length > 100) invalid(env, 'OIDC_BUTTON_LABEL must be at most 100 characters');
+  return { issuer, clientId, clientSecret, buttonLabel };
 }
 
 function normalizeBasePath(env: Env, raw: string): string {
