@@ -1,4 +1,3 @@
-import type * as client from 'openid-client';
 import { OidcSignInError } from './oidc-sign-in-error.js';
 
 /** The person the provider vouches for. Only a verified e-mail address is ever answered. */
@@ -9,15 +8,6 @@ export interface OidcIdentity {
   /** The provider's stable id of the person (`sub`), unique within `issuer`. */
   subject: string;
   issuer: string;
-}
-
-/** The ID Token's claims that name the person: they win over UserInfo's, for the ones both carry. */
-export function identityClaimsOf(idToken: client.IDToken): Record<string, unknown> {
-  const kept: Record<string, unknown> = { sub: idToken.sub };
-  for (const claim of ['email', 'email_verified', 'xms_edov', 'name'] as const) {
-    if (idToken[claim] !== undefined) kept[claim] = idToken[claim];
-  }
-  return kept;
 }
 
 /** The person `claims` name, when they hold an e-mail address the provider calls verified. */

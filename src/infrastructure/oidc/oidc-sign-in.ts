@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import * as client from 'openid-client';
 import { type Config, isLoopbackHost, type OidcSettings } from '../../config.js';
-import { identity, identityClaimsOf, type OidcIdentity } from './oidc-identity.js';
+import { identity, type OidcIdentity } from './oidc-identity.js';
 import { OidcSignInError } from './oidc-sign-in-error.js';
 
 export type { OidcIdentity } from './oidc-identity.js';
@@ -105,12 +105,12 @@ export function oidcSignIn(settings: OidcSettings, redirectUri: string): OidcSig
         let claims: Record<string, unknown> = idToken;
         // Providers that follow OpenID Connect Core to the letter answer scope claims (email,
         // email_verified, name) from the UserInfo endpoint only, not in the ID Token.
+        // The address and whether it is verified are then both taken from UserInfo, never one from each.
         if (typeof claims.email !== 'string' || (claims.email_verified ?? claims.xms_edov) === undefined) {
           if (config.serverMetadata().userinfo_endpoint) {
-            claims = {
-              ...(await client.fetchUserInfo(config, tokens.access_token, idToken.sub)),
-              ...identityClaimsOf(idToken),
-            };
+            const { name, given_name, family_name } = idToken;
+            const userInfo = await client.fetchUserInfo(config, tokens.access_token, idToken.sub);
+            claims = { name, given_name, family_name, ...userInfo };
           }
         }
         return identity(claims, idToken.sub, config.serverMetadata().issuer);
