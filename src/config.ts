@@ -102,6 +102,22 @@ export interface Config {
   mail: MailSettings | undefined;
   /** Console sign-in through the facility's OpenID Connect provider; unset OIDC_ISSUER: none. */
   oidc: OidcSettings | undefined;
+  /** Staff sign-in, sessions and one-time links (docs/security.md, "People"). */
+  people: PeopleSettings;
+}
+
+export interface PeopleSettings {
+  /** The service's address as people reach it (links in e-mails, the OpenID redirect); PUBLIC_URL. */
+  publicUrl: string | undefined;
+  /** A session unused this long ends (SESSION_IDLE_MINUTES). */
+  sessionIdleMs: number;
+  /** A session ends this long after sign-in, used or not (SESSION_MAX_HOURS). */
+  sessionMaxMs: number;
+  /** Invitation links (INVITATION_VALID_DAYS) and password reset links (PASSWORD_RESET_VALID_MINUTES). */
+  invitationValidMs: number;
+  passwordResetValidMs: number;
+  /** Failed sign-ins of one account per AUTH_FAILURE_WINDOW_MS before it is refused (SIGN_IN_FAILURES_PER_ACCOUNT). */
+  signInFailuresPerAccount: number;
 }
 
 export interface MailSettings {
@@ -257,6 +273,14 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
     webhookMaxEndpoints: readInteger(env, 'WEBHOOK_MAX_ENDPOINTS', 20, 1, 10_000),
     mail: readMailSettings(env),
     oidc: readOidcSettings(env),
+    people: {
+      publicUrl: readPublicUrl(env),
+      sessionIdleMs: readInteger(env, 'SESSION_IDLE_MINUTES', 240, 1, 10_080) * 60_000,
+      sessionMaxMs: readInteger(env, 'SESSION_MAX_HOURS', 12, 1, 720) * 3_600_000,
+      invitationValidMs: readInteger(env, 'INVITATION_VALID_DAYS', 7, 1, 90) * 86_400_000,
+      passwordResetValidMs: readInteger(env, 'PASSWORD_RESET_VALID_MINUTES', 60, 5, 10_080) * 60_000,
+      signInFailuresPerAccount: readInteger(env, 'SIGN_IN_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
+    },
   };
   if (env[PROBLEMS].length > 0) throw new ConfigError(env[PROBLEMS]);
   return config;
@@ -376,4 +400,18 @@ function normalizeBasePath(env: Env, raw: string): string {
     return '';
   }
   return trimmed;
+}
+
+/** PUBLIC_URL: an absolute http(s) URL without query; its trailing slash dropped. */
+function readPublicUrl(env: Env): string | undefined {
+  const raw = env.PUBLIC_URL;
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    const url = new URL(raw);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.search === '' && url.hash === '') {
+      return url.href.replace(/\/$/, '');
+    }
+  } catch {}
+  invalid(env, `PUBLIC_URL must be an http or https URL without query, got "${raw}"`);
+  return undefined;
 }

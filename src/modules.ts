@@ -26,6 +26,7 @@ import { membersModule } from './modules/members/index.js';
 import { plansModule } from './modules/plans/index.js';
 import { policyModule } from './modules/policy/index.js';
 import { sessionModule } from './modules/session/index.js';
+import { staffModule } from './modules/staff/index.js';
 import { templatesModule } from './modules/templates/index.js';
 import { type DeliveryWorkerSettings, RETRY_DELAYS_MS } from './modules/webhooks/delivery.worker.js';
 import { webhooksModule } from './modules/webhooks/index.js';
@@ -41,6 +42,7 @@ export const MODULES: readonly ServiceModule[] = [
   policyModule,
   auditModule,
   sessionModule,
+  staffModule,
   eventsModule,
   webhooksModule,
 ];

@@ -15,6 +15,7 @@ export const KEY_ROLES = ['admin', ...STAFF_ROLES] as const;
 export type Role = (typeof KEY_ROLES)[number];
 
 export const PERMISSIONS = [
+  'account',
   'read',
   'members.write',
   'members.delete',
@@ -30,6 +31,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 /** What each permission lets a caller do, as the docs say it. */
 export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
+  account: 'see and end their own session (anyone signed in, with or without a role)',
   read: 'read the facility (members, plans, policy, audit trail, change feed, exports)',
   'members.write': 'create and edit members, change their status, plan and cancel freezes',
   'members.delete': 'delete members',
@@ -44,6 +46,7 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
 
 const everything = new Set<Permission>(PERMISSIONS);
 const manager = new Set<Permission>([
+  'account',
   'read',
   'members.write',
   'members.delete',
@@ -56,8 +59,8 @@ export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   admin: everything,
   owner: everything,
   manager,
-  front_desk: new Set<Permission>(['read', 'members.write']),
-  viewer: new Set<Permission>(['read']),
+  front_desk: new Set<Permission>(['account', 'read', 'members.write']),
+  viewer: new Set<Permission>(['account', 'read']),
 };
 
 /** The roles that have a permission, in the table's order. */
@@ -77,6 +80,7 @@ export function grantsAllow(
   permission: Permission,
   facilityId: number | undefined,
 ): boolean {
+  if (permission === 'account') return true;
   return grants.some(
     (grant) =>
       ROLE_PERMISSIONS[grant.role].has(permission) &&

@@ -6,6 +6,7 @@ import { grantsAllow, PERMISSION_DESCRIPTIONS } from '../core/roles.js';
 import type { KeyVerifier } from '../infrastructure/api-keys/api-key.service.js';
 import { watchKeys } from './key-watch.js';
 import { MAX_ID } from './schemas.js';
+import { isSameOrigin, sessionSecretOf } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,6 +23,19 @@ declare module 'fastify' {
 }
 
 const EVERYONE: Principal = servicePrincipal('AUTH_MODE=none');
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/** Verifies a console session's cookie (src/modules/session/): its principal, or undefined when it ended. */
+export interface SessionVerifier {
+  principalFor(secret: string): Promise<Principal | undefined>;
+}
+
+const crossSite = () =>
+  new AppError(
+    'cross_site_request',
+    'A request signed in by the session cookie that changes something must come from the console itself ' +
+      '(Origin or Sec-Fetch-Site); integrations send an API key instead',
+  );
 
 const unauthenticated = () =>
   new AppError('unauthenticated', 'Send a valid API key as "Authorization: Bearer <key>"', {
@@ -39,10 +53,17 @@ const unauthenticated = () =>
  * served; anything else is that 429, and only such a key is even looked up
  * (docs/security.md, "Failed authentications").
  */
-export function registerAuthentication(app: FastifyInstance, config: Config, keys: KeyVerifier): void {
+export function registerAuthentication(
+  app: FastifyInstance,
+  config: Config,
+  keys: KeyVerifier,
+  sessions?: SessionVerifier,
+): void {
   app.decorateRequest('principal', null as unknown as Principal);
   registerKeyRechecks(app, config, keys);
   app.addHook('onRequest', (request, _reply, done) => {
+    // Sign-in itself: open, but not past the failed-authentication limit.
+    if (request.routeOptions.config.public) return done(request.authFailureRefusal);
     if (config.authMode === 'none') {
       request.principal = EVERYONE;
       return done();
@@ -61,6 +82,13 @@ export function registerAuthentication(app: FastifyInstance, config: Config, key
       done();
     };
     const secret = bearerToken(request);
+    const cookie = secret === undefined && sessions ? sessionSecretOf(request) : undefined;
+    if (cookie !== undefined && sessions) {
+      // The browser sends the cookie whoever made the request: a change must come from the console itself.
+      if (!READ_METHODS.has(request.method) && !isSameOrigin(request)) return done(crossSite());
+      sessions.principalFor(cookie).then(admit, done);
+      return;
+    }
     // Past the limit, anything but a key of this service is refused before it costs a hash.
     if (refusal && (secret === undefined || !keys.isServiceKey(secret))) return done(refusal);
     const principal = secret === undefined ? undefined : keys.principalFor(secret);

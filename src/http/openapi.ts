@@ -63,7 +63,8 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
         { name: 'members', description: 'Members of a facility' },
         { name: 'freezes', description: "Dated freezes of a member's membership" },
         { name: 'policy', description: 'The policy of a facility' },
-        { name: 'session', description: 'The caller: what its API key may do' },
+        { name: 'session', description: 'The caller, signing in and out' },
+        { name: 'staff', description: 'People who work at the facilities (owners manage them)' },
         { name: 'audit', description: 'The audit trail of a facility (read-only)' },
         { name: 'events', description: 'The change feed of a facility: one event per committed change' },
         {

@@ -8,6 +8,8 @@ declare module 'fastify' {
      * HEAD needs `read` unless it says otherwise; every other method must say.
      */
     permission?: Permission;
+    /** Open to anyone (signing in): no key or session asked, only the failed-authentication limit. */
+    public?: boolean;
   }
 }
 
@@ -31,7 +33,8 @@ export function registerPermissions(app: FastifyInstance): void {
     if (!route.url.startsWith('/admin') && !route.url.includes('/admin/')) return;
     const methods = [route.method].flat();
     route.config ??= {};
-    const config = route.config as { permission?: Permission };
+    const config = route.config as { permission?: Permission; public?: boolean };
+    if (config.public) return;
     if (config.permission === undefined) {
       if (!methods.every((method) => READ_METHODS.has(method))) {
         throw new Error(`${methods.join(',')} ${route.url} names no permission (config.permission)`);
