@@ -8,6 +8,7 @@ import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempo
 import type { SecretBox } from './infrastructure/secrets/secret-box.js';
 import type { BulkGovernor } from './jobs/bulk-governor.js';
 import type { PeriodicJob } from './jobs/job-runner.js';
+import { apiKeysModule } from './modules/api-keys/index.js';
 import { auditResourceTypeSchema } from './modules/audit/audit.schemas.js';
 import { auditModule } from './modules/audit/index.js';
 import { eventsModule } from './modules/events/index.js';
@@ -43,6 +44,7 @@ export const MODULES: readonly ServiceModule[] = [
   auditModule,
   sessionModule,
   staffModule,
+  apiKeysModule,
   eventsModule,
   webhooksModule,
 ];

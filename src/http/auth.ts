@@ -9,6 +9,10 @@ import { MAX_ID } from './schemas.js';
 import { isSameOrigin, sessionSecretOf } from './session-cookie.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** After this process revoked a key: no key verified before is trusted from memory (KeyVerifier.forget). */
+    forgetVerifiedKeys(): void;
+  }
   interface FastifyRequest {
     principal: Principal;
     /**
@@ -60,6 +64,7 @@ export function registerAuthentication(
   sessions?: SessionVerifier,
 ): void {
   app.decorateRequest('principal', null as unknown as Principal);
+  app.decorate('forgetVerifiedKeys', () => keys.forget());
   registerKeyRechecks(app, config, keys);
   app.addHook('onRequest', (request, _reply, done) => {
     // Sign-in itself: open, but not past the failed-authentication limit.

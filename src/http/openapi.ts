@@ -65,6 +65,7 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
         { name: 'policy', description: 'The policy of a facility' },
         { name: 'session', description: 'The caller, signing in and out' },
         { name: 'staff', description: 'People who work at the facilities (owners manage them)' },
+        { name: 'api-keys', description: 'Keys for integrations (owners manage them)' },
         { name: 'audit', description: 'The audit trail of a facility (read-only)' },
         { name: 'events', description: 'The change feed of a facility: one event per committed change' },
         {

@@ -57,6 +57,17 @@ export async function findApiKeyById(db: Executor, id: number): Promise<ApiKey |
   return row && toApiKey(row);
 }
 
+export async function listApiKeyBatch(db: Executor, afterId: number, rows: number): Promise<ApiKey[]> {
+  const found = await db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(rows)
+    .execute();
+  return found.map(toApiKey);
+}
+
 export async function listApiKeys(db: Executor): Promise<ApiKey[]> {
   const rows = await db.selectFrom('api_keys').selectAll().orderBy('id').execute();
   return rows.map(toApiKey);

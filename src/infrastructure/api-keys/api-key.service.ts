@@ -11,6 +11,7 @@ import {
   findApiKeyById,
   findApiKeyBySecretHash,
   insertApiKey,
+  listApiKeyBatch,
   revokeApiKey,
 } from './api-key.repository.js';
 
@@ -92,6 +93,13 @@ export interface KeyVerifier {
    * verifies its key again when it moves.
    */
   generation(): number | undefined;
+  /**
+   * Forgets every key verified so far: after this process revoked one. A
+   * change of another process or instance is seen by `changes`; one of this
+   * process's own connection is not, on SQLite (data_version moves for other
+   * connections' commits only).
+   */
+  forget(): void;
 }
 
 /**
@@ -128,7 +136,12 @@ export function createKeyVerifier(
       return principal;
     });
   };
-  return { principalFor, isServiceKey: isWellFormedSecret, generation: () => changes.generation() };
+  return {
+    principalFor,
+    isServiceKey: isWellFormedSecret,
+    generation: () => changes.generation(),
+    forget: () => verified.clear(),
+  };
 }
 
 const ADMIN_PRINCIPAL: Principal = keyPrincipal({
@@ -147,4 +160,25 @@ async function findPrincipal(
   if (!found || !timingSafeEqual(Buffer.from(found.secretHash, 'hex'), presented)) return undefined;
   if (found.key.revokedAt !== null) return undefined;
   return keyPrincipal(found.key);
+}
+
+export async function findApiKey(db: Executor, id: number): Promise<ApiKey | undefined> {
+  return findApiKeyById(db, id);
+}
+
+/** Up to `rows` keys after `afterId` that `keep` keeps, read in batches: a caller may see only some. */
+export async function listApiKeysAfter(
+  db: Executor,
+  afterId: number,
+  rows: number,
+  keep: (key: ApiKey) => boolean,
+): Promise<ApiKey[]> {
+  const kept: ApiKey[] = [];
+  for (let after = afterId; kept.length < rows; ) {
+    const batch = await listApiKeyBatch(db, after, 500);
+    kept.push(...batch.filter(keep));
+    if (batch.length < 500) break;
+    after = batch[batch.length - 1].id;
+  }
+  return kept.slice(0, rows);
 }
