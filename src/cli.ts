@@ -8,6 +8,7 @@ import { type Config, loadConfig } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerKeyCommands } from './infrastructure/api-keys/api-key.cli.js';
 import { registerMemberCsvCommands } from './modules/members/csv/member-csv.cli.js';
+import { registerStaffCommands } from './modules/staff/staff.cli.js';
 import { packageName, packageVersion } from './package-info.js';
 import { explainFailure } from './startup-failure.js';
 
@@ -58,6 +59,7 @@ program
   });
 
 registerKeyCommands(program);
+registerStaffCommands(program);
 registerMemberCsvCommands(program);
 
 const args = process.argv.slice(2);
