@@ -4,11 +4,11 @@ import './runtime-check.js';
 import cluster from 'node:cluster';
 import { Command } from 'commander';
 import { announceDatabase, openCommandDatabase } from './cli-database.js';
+import { registerStaffCommands } from './cli-staff.js';
 import { type Config, loadConfig } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerKeyCommands } from './infrastructure/api-keys/api-key.cli.js';
 import { registerMemberCsvCommands } from './modules/members/csv/member-csv.cli.js';
-import { registerStaffCommands } from './modules/staff/staff.cli.js';
 import { packageName, packageVersion } from './package-info.js';
 import { explainFailure } from './startup-failure.js';
 

@@ -1,6 +1,7 @@
 import { Actor, Permission, Role } from '../../http/people-schemas.js';
 import type { ServiceModule } from '../../http/service-module.js';
 import './session.problems.js';
+import { oidcRoutes, oidcSchemas } from './oidc.routes.js';
 import { sessionRoutes } from './session.routes.js';
 import { Session } from './session.schemas.js';
 import { signInRoutes, signInSchemas } from './sign-in.routes.js';
@@ -11,6 +12,7 @@ export const sessionModule: ServiceModule = {
   routes: [
     { plugin: sessionRoutes, options: (config) => ({ authMode: config.authMode }) },
     { plugin: signInRoutes, options: (config) => ({ config }) },
+    { plugin: oidcRoutes, options: (config) => ({ config }) },
   ],
-  schemas: [Actor, Role, Permission, Session, ...signInSchemas],
+  schemas: [Actor, Role, Permission, Session, ...signInSchemas, ...oidcSchemas],
 };

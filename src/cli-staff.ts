@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { openCommandDatabase } from '../../cli-database.js';
-import { loadConfig } from '../../config.js';
-import { commandLineWriteContext } from '../../core/write-context.js';
-import { migrateToLatest } from '../../db/migrate.js';
-import { findStaffByEmail } from './staff.repository.js';
-import { inviteStaff } from './staff.service.js';
+import { openCommandDatabase } from './cli-database.js';
+import { loadConfig } from './config.js';
+import { commandLineWriteContext } from './core/write-context.js';
+import { migrateToLatest } from './db/migrate.js';
+import { findStaffByEmail } from './modules/staff/staff.repository.js';
+import { inviteStaff } from './modules/staff/staff.service.js';
 
 /** `facility-admin staff create-owner`: the first owner (or another) from the command line. */
 export function registerStaffCommands(program: Command): void {
