@@ -135,8 +135,7 @@ function authorize(request: FastifyRequest, principal: Principal): void {
   const caller = principal.staffUserId === null ? 'This API key' : 'You';
   const facility = (request.params as { facility_id?: string }).facility_id;
   const facilityId = facility === undefined ? undefined : facilityIdOf(facility);
-  // Not a facility id: validation answers 400, and the route is never reached.
-  if (facility !== undefined && facilityId === undefined) return;
+  // Not a facility id: validation answers 400 unless no role anywhere has the permission (below).
   if (
     facilityId !== undefined &&
     principal.facilityIds !== 'all' &&
