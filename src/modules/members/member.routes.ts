@@ -13,7 +13,7 @@ import {
   MemberList,
   MemberListQuery,
   MemberParams,
-  MemberPatch,
+  MemberUpdate,
   memberFilterOf,
   memberRepresentation,
 } from './member.schemas.js';
@@ -158,7 +158,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).',
         params: MemberParams,
         headers: IfMatchHeaders,
-        body: Ref(MemberPatch),
+        body: Ref(MemberUpdate),
         response: {
           200: Resource(Member, { description: 'The member as changed' }),
           ...problemResponses(

@@ -10,7 +10,7 @@ import {
   SetEntitlementBody,
 } from './entitlement.schemas.js';
 import { planRoutes } from './plan.routes.js';
-import { BillingPeriod, Plan, PlanCreate, PlanList, PlanPatch } from './plan.schemas.js';
+import { BillingPeriod, Plan, PlanCreate, PlanList, PlanUpdate } from './plan.schemas.js';
 
 /** Membership plans and their entitlements. */
 export const plansModule: ServiceModule = {
@@ -19,7 +19,7 @@ export const plansModule: ServiceModule = {
   schemas: [
     Plan,
     PlanCreate,
-    PlanPatch,
+    PlanUpdate,
     PlanList,
     BillingPeriod,
     EntitlementCollection,

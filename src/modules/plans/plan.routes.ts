@@ -13,7 +13,7 @@ import {
   PlanList,
   PlanListQuery,
   PlanParams,
-  PlanPatch,
+  PlanUpdate,
   planRepresentation,
 } from './plan.schemas.js';
 import { createPlan, deletePlan, getPlan, listPlansOfFacility, patchPlan } from './plan.service.js';
@@ -131,7 +131,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'only if the plan is unchanged since it was read (else 412 `precondition_failed`).',
         params: PlanParams,
         headers: IfMatchHeaders,
-        body: Ref(PlanPatch),
+        body: Ref(PlanUpdate),
         response: {
           200: Resource(Plan, { description: 'The plan as changed' }),
           ...problemResponses(
