@@ -5,7 +5,7 @@ import { memberRoutes } from './member.routes.js';
 import {
   Member,
   MemberCreate,
-  MemberList,
+  MemberPage,
   MemberRole,
   MemberStatus,
   MemberUpdate,
@@ -16,7 +16,7 @@ import { applyMemberSchedule } from './member-schedule.job.js';
 export const membersModule: ServiceModule = {
   name: 'members',
   routes: [memberRoutes],
-  schemas: [Member, MemberCreate, MemberUpdate, MemberList, MemberStatus, MemberRole],
+  schemas: [Member, MemberCreate, MemberUpdate, MemberPage, MemberStatus, MemberRole],
   jobs: () => [applyMemberSchedule],
   resourceTypes: ['member'],
 };

@@ -10,8 +10,8 @@ import { IdempotencyHeaders } from '../../infrastructure/idempotency/idempotency
 import {
   Member,
   MemberCreate,
-  MemberList,
   MemberListQuery,
+  MemberPage,
   MemberParams,
   MemberUpdate,
   memberFilterOf,
@@ -94,7 +94,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`removed`.',
         params: FacilityParams,
         querystring: MemberListQuery,
-        response: { 200: { ...Ref(MemberList), description: 'One page of members' }, ...problemResponses() },
+        response: { 200: { ...Ref(MemberPage), description: 'One page of members' }, ...problemResponses() },
       },
     },
     async (request, reply) => {

@@ -210,7 +210,7 @@ export const MemberListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const MemberList = ListResponse('members', Member, {
+export const MemberPage = ListResponse('members', Member, {
   $id: 'MemberPage',
   examples: [memberPageExample],
 });

@@ -10,8 +10,8 @@ import { IdempotencyHeaders } from '../../infrastructure/idempotency/idempotency
 import {
   Plan,
   PlanCreate,
-  PlanList,
   PlanListQuery,
+  PlanPage,
   PlanParams,
   PlanUpdate,
   planRepresentation,
@@ -81,7 +81,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'which adds inactive and archived ones.',
         params: FacilityParams,
         querystring: PlanListQuery,
-        response: { 200: { ...Ref(PlanList), description: 'One page of plans' }, ...problemResponses() },
+        response: { 200: { ...Ref(PlanPage), description: 'One page of plans' }, ...problemResponses() },
       },
     },
     async (request, reply) => {

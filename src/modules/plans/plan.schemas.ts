@@ -108,4 +108,4 @@ export const PlanListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const PlanList = ListResponse('plans', Plan, { $id: 'PlanPage', examples: [planPageExample] });
+export const PlanPage = ListResponse('plans', Plan, { $id: 'PlanPage', examples: [planPageExample] });
