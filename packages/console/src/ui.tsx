@@ -1,6 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef } from 'preact/hooks';
 import { ProblemError } from './api';
+import { useFacility } from './context';
+import { href } from './router';
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -106,6 +108,39 @@ export function ScreenTitle({ children }: { children: ComponentChildren }) {
     <h1 tabIndex={-1} ref={ref}>
       {children}
     </h1>
+  );
+}
+
+/** The way back from a page to its list (Plans /). */
+export function Crumbs({ list, label }: { list: string; label: string }) {
+  const { facilityId } = useFacility();
+  return (
+    <p class="crumbs">
+      <a href={href(facilityId, list)}>{label}</a> /
+    </p>
+  );
+}
+
+/** One resource's page head: the way back to its list, its name, and its state beside it. */
+export function ResourceHead({
+  list,
+  label,
+  title,
+  children,
+}: {
+  list: string;
+  label: string;
+  title: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  return (
+    <>
+      <Crumbs list={list} label={label} />
+      <div class="screen-head">
+        <ScreenTitle>{title}</ScreenTitle>
+        {children}
+      </div>
+    </>
   );
 }
 

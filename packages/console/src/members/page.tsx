@@ -7,7 +7,7 @@ import { useFacility } from '../context';
 import { formatDate, formatTimestamp } from '../format';
 import { NotLoaded, useResource } from '../resource';
 import { href } from '../router';
-import { Badge, ScreenTitle } from '../ui';
+import { Badge, ResourceHead } from '../ui';
 import { WriteOutcome } from '../write';
 import { bodyOf, MemberForm } from './form';
 import { FreezesPanel } from './freezes';
@@ -65,13 +65,9 @@ export function MemberPage({ memberId }: { memberId: number }) {
 
   return (
     <section>
-      <p class="crumbs">
-        <a href={href(facilityId, 'members')}>Members</a> /
-      </p>
-      <div class="screen-head">
-        <ScreenTitle>{fullName(member)}</ScreenTitle>
+      <ResourceHead list="members" label="Members" title={fullName(member)}>
         <Badge value={member.status} />
-      </div>
+      </ResourceHead>
       <WriteOutcome write={loaded} onReload={loaded.reload} />
       {canWrite && !editing && (
         <fieldset class="actions wrap">

@@ -4,7 +4,7 @@ import { idempotencyKeys } from '../api';
 import { useFacility } from '../context';
 import { ListState, readAll, useLoad } from '../resource';
 import { href, navigate } from '../router';
-import { Loading, ReadOnlyKey, ScreenTitle } from '../ui';
+import { Crumbs, Loading, ReadOnlyKey, ScreenTitle } from '../ui';
 import { PlanForm } from './form';
 import { priceText } from './list';
 
@@ -67,9 +67,7 @@ export function PlanCreateScreen({ templateId, gallery }: { templateId?: number;
   if (gallery) {
     return (
       <section>
-        <p class="crumbs">
-          <a href={href(facilityId, 'plans')}>Plans</a> /
-        </p>
+        <Crumbs list="plans" label="Plans" />
         <ScreenTitle>Start from a template</ScreenTitle>
         <TemplateGallery />
       </section>
@@ -79,9 +77,7 @@ export function PlanCreateScreen({ templateId, gallery }: { templateId?: number;
   if (templateId && templates.state === 'loading') return <Loading what="the template" />;
   return (
     <section>
-      <p class="crumbs">
-        <a href={href(facilityId, 'plans')}>Plans</a> /
-      </p>
+      <Crumbs list="plans" label="Plans" />
       <ScreenTitle>{template ? `New plan from “${template.name}”` : 'New plan'}</ScreenTitle>
       {template && (
         <p class="muted">

@@ -6,7 +6,7 @@ import { useFacility } from '../context';
 import { formatMoney, formatTimestamp } from '../format';
 import { NotLoaded, useResource } from '../resource';
 import { href, navigate } from '../router';
-import { Badge, ScreenTitle } from '../ui';
+import { Badge, ResourceHead } from '../ui';
 import { WriteOutcome } from '../write';
 import { EntitlementsEditor } from './entitlements';
 import { PlanForm } from './form';
@@ -25,13 +25,9 @@ export function PlanPage({ planId }: { planId: number }) {
   const archived = plan.deleted_at !== null;
   return (
     <section>
-      <p class="crumbs">
-        <a href={href(facilityId, 'plans')}>Plans</a> /
-      </p>
-      <div class="screen-head">
-        <ScreenTitle>{plan.name}</ScreenTitle>
+      <ResourceHead list="plans" label="Plans" title={plan.name}>
         <Badge value={planState(plan)} />
-      </div>
+      </ResourceHead>
       <WriteOutcome write={loaded} onReload={loaded.reload} />
       {canWrite && !editing && (
         <fieldset class="actions wrap">

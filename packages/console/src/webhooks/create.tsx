@@ -2,7 +2,7 @@ import type { WebhookEndpointCreate, WebhookEndpointWithSecret } from '@facility
 import { useState } from 'preact/hooks';
 import { useFacility } from '../context';
 import { href, navigate } from '../router';
-import { ReadOnlyKey, ScreenTitle } from '../ui';
+import { Crumbs, ReadOnlyKey, ScreenTitle } from '../ui';
 import { EndpointForm } from './form';
 import { typesText } from './list';
 import { SecretCallout } from './secret';
@@ -18,9 +18,7 @@ export function WebhookCreateScreen() {
   if (!canWrite) return <ReadOnlyKey />;
   return (
     <section>
-      <p class="crumbs">
-        <a href={href(facilityId, 'webhooks')}>Webhooks</a> /
-      </p>
+      <Crumbs list="webhooks" label="Webhooks" />
       <ScreenTitle>{created ? 'Endpoint added' : 'Add endpoint'}</ScreenTitle>
       {created ? (
         <>

@@ -5,7 +5,7 @@ import { useFacility } from '../context';
 import { formatTimestamp } from '../format';
 import { NotLoaded, useResource } from '../resource';
 import { href, navigate } from '../router';
-import { ScreenTitle } from '../ui';
+import { ResourceHead } from '../ui';
 import { WriteOutcome } from '../write';
 import { DeliveriesTable } from './deliveries';
 import { EndpointForm } from './form';
@@ -38,15 +38,9 @@ export function WebhookPage({ endpointId }: { endpointId: number }) {
     });
   return (
     <section>
-      <p class="crumbs">
-        <a href={href(facilityId, 'webhooks')}>Webhooks</a> /
-      </p>
-      <div class="screen-head">
-        <ScreenTitle>
-          <span class="url">{endpoint.url}</span>
-        </ScreenTitle>
+      <ResourceHead list="webhooks" label="Webhooks" title={<span class="url">{endpoint.url}</span>}>
         <EndpointState endpoint={endpoint} />
-      </div>
+      </ResourceHead>
       <WriteOutcome write={loaded} onReload={loaded.reload} />
       {secret && (
         <SecretCallout secret={secret}>
