@@ -7652,3 +7652,38 @@ export interface operations {
         };
     };
 }
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsHealthzGetResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/healthz"]["get"]["responses"]["200"]["content"]["application/json"]["status"]> = ["ok"];
+export const pathsReadyzGetResponses200ContentApplicationJsonStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["200"]["content"]["application/json"]["status"]> = ["ok"];
+export const pathsReadyzGetResponses200ContentApplicationJsonDatabaseValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["200"]["content"]["application/json"]["database"]> = ["ok"];
+export const pathsReadyzGetResponses200ContentApplicationJsonMigrationsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["200"]["content"]["application/json"]["migrations"]> = ["ok"];
+export const pathsReadyzGetResponses200ContentApplicationJsonRedisAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["200"]["content"]["application/json"]["redis"]> = ["ok"];
+export const pathsReadyzGetResponses200ContentApplicationJsonRedisAnyOf1Values: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["200"]["content"]["application/json"]["redis"]> = ["unavailable"];
+export const pathsAdminFacilitiesFacility_idMembersImportPostParametersQueryMatch_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/facilities/{facility_id}/members/import"]["post"]["parameters"]["query"]["match_by"]> = ["external_id", "email", "none"];
+export const pathsAdminFacilitiesFacility_idMembersImportPostParametersQueryOn_errorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/facilities/{facility_id}/members/import"]["post"]["parameters"]["query"]["on_error"]> = ["abort", "skip"];
+export const pathsAdminFacilitiesFacility_idAuditEventsGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/facilities/{facility_id}/audit-events"]["get"]["parameters"]["query"]["action"]> = ["create", "update", "delete", "restore", "hard_delete"];
+export const billingPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingPeriod"]> = ["one_time", "weekly", "monthly", "quarterly", "yearly"];
+export const memberCreateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberCreate"]["status"]> = ["pending", "active"];
+export const memberStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberStatus"]> = ["pending", "active", "frozen", "suspended", "cancelled", "removed"];
+export const memberRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberRole"]> = ["member", "coach", "staff", "admin"];
+export const memberImportReportErrorsCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImportReport"]["errors"]["code"]> = ["validation_error", "member_email_conflict", "member_external_id_conflict", "plan_full", "invalid_plan", "member_too_young", "waiver_required", "invalid_status_transition", "freeze_not_allowed", "freeze_overlap", "freeze_limit_exceeded"];
+export const memberImportStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["state"]> = ["queued", "running", "succeeded", "failed"];
+export const memberImportMatch_byValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["match_by"]> = ["external_id", "email", "none"];
+export const memberImportOn_errorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["on_error"]> = ["abort", "skip"];
+export const memberImportProgressPhaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["progress"]["phase"]> = ["checking", "writing", "undoing"];
+export const auditEventActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEvent"]["action"]> = ["create", "update", "delete", "restore", "hard_delete"];
+export const sessionAuth_modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Session"]["auth_mode"]> = ["api-key", "none"];
+export const sessionRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Session"]["role"]> = ["admin", "viewer"];
+export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["member.created", "member.deleted", "member.freeze_cancelled", "member.freeze_created", "member.freeze_updated", "member.status_changed", "member.updated", "plan.created", "plan.deleted", "plan.entitlements_changed", "plan.updated", "policy.updated", "webhook_endpoint.disabled"];
+export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["status"]> = ["pending", "succeeded", "failed"];
+export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["plan", "entitlements", "member", "freeze", "policy", "webhook_endpoint", "api_key"];
+export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["unauthenticated", "forbidden", "delivery_not_found", "entitlement_not_found", "freeze_not_found", "import_not_found", "member_not_found", "not_found", "plan_not_found", "webhook_endpoint_not_found", "method_not_allowed", "request_timeout", "freeze_not_allowed", "freeze_overlap", "idempotency_in_progress", "import_in_progress", "invalid_status_transition", "member_email_conflict", "member_external_id_conflict", "plan_archived", "plan_full", "plan_in_use", "plan_name_conflict", "webhook_endpoint_limit", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "freeze_limit_exceeded", "idempotency_key_reused", "invalid_plan", "invalid_template", "invalid_webhook_url", "member_too_young", "waiver_required", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"];
+export const validationProblemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ValidationProblem"]["code"]> = ["invalid_csv", "malformed_json", "validation_error"];
+export const fieldErrorLocationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldError"]["location"]> = ["body", "query", "path", "header"];

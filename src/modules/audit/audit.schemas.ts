@@ -110,7 +110,7 @@ export const AuditEventListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const AuditEventList = ListResponse('audit_events', AuditEvent, {
+export const AuditEventPage = ListResponse('audit_events', AuditEvent, {
   $id: 'AuditEventPage',
   examples: [{ audit_events: [auditEventExample], next_cursor: 'aWQ6MTE4' }],
 });

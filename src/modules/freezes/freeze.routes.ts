@@ -8,8 +8,8 @@ import { IdempotencyHeaders } from '../../infrastructure/idempotency/idempotency
 import {
   Freeze,
   FreezeCreate,
-  FreezeList,
   FreezeListQuery,
+  FreezePage,
   FreezeParams,
   freezeRepresentation,
   MemberFreezesParams,
@@ -81,7 +81,7 @@ export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: MemberFreezesParams,
         querystring: FreezeListQuery,
         response: {
-          200: { ...Ref(FreezeList), description: 'One page of freezes' },
+          200: { ...Ref(FreezePage), description: 'One page of freezes' },
           ...problemResponses('member_not_found'),
         },
       },

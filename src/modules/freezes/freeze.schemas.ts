@@ -52,7 +52,7 @@ export const FreezeCreate = Type.Object(
 );
 export type FreezeCreate = Static<typeof FreezeCreate>;
 
-export const FreezeList = ListResponse('freezes', Freeze, {
+export const FreezePage = ListResponse('freezes', Freeze, {
   $id: 'FreezePage',
   examples: [freezePageExample],
 });

@@ -2,12 +2,12 @@ import type { ServiceModule } from '../../http/service-module.js';
 import '../schedule/freeze.events.js';
 import '../schedule/freeze.problems.js';
 import { freezeRoutes } from './freeze.routes.js';
-import { Freeze, FreezeCreate, FreezeList } from './freeze.schemas.js';
+import { Freeze, FreezeCreate, FreezePage } from './freeze.schemas.js';
 
 /** A member's dated freezes. */
 export const freezesModule: ServiceModule = {
   name: 'freezes',
   routes: [freezeRoutes],
-  schemas: [Freeze, FreezeCreate, FreezeList],
+  schemas: [Freeze, FreezeCreate, FreezePage],
   resourceTypes: ['freeze'],
 };

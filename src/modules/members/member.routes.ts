@@ -10,10 +10,10 @@ import { IdempotencyHeaders } from '../../infrastructure/idempotency/idempotency
 import {
   Member,
   MemberCreate,
-  MemberList,
   MemberListQuery,
+  MemberPage,
   MemberParams,
-  MemberPatch,
+  MemberUpdate,
   memberFilterOf,
   memberRepresentation,
 } from './member.schemas.js';
@@ -94,7 +94,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`removed`.',
         params: FacilityParams,
         querystring: MemberListQuery,
-        response: { 200: { ...Ref(MemberList), description: 'One page of members' }, ...problemResponses() },
+        response: { 200: { ...Ref(MemberPage), description: 'One page of members' }, ...problemResponses() },
       },
     },
     async (request, reply) => {
@@ -158,7 +158,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).',
         params: MemberParams,
         headers: IfMatchHeaders,
-        body: Ref(MemberPatch),
+        body: Ref(MemberUpdate),
         response: {
           200: Resource(Member, { description: 'The member as changed' }),
           ...problemResponses(

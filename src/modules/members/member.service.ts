@@ -29,7 +29,7 @@ import {
   assertWaiverForActive,
   holdsSeat,
 } from './member.rules.js';
-import { type Member, type MemberCreate, type MemberPatch, memberRepresentation } from './member.schemas.js';
+import { type Member, type MemberCreate, type MemberUpdate, memberRepresentation } from './member.schemas.js';
 import { assertPlanUsable, assertSeatFree, rethrowConstraintViolation } from './member-plan-seats.js';
 import { memberNotFound, presentMember } from './member-read.service.js';
 import './member.events.js';
@@ -145,7 +145,7 @@ export async function patchMember(
   context: WriteContext,
   facilityId: number,
   memberId: number,
-  patch: MemberPatch,
+  patch: MemberUpdate,
 ): Promise<Member> {
   return write(db, context, ({ trx }) => patchMemberIn(trx, context, facilityId, memberId, patch));
 }
@@ -156,7 +156,7 @@ export async function patchMemberIn(
   context: WriteContext,
   facilityId: number,
   memberId: number,
-  patch: MemberPatch,
+  patch: MemberUpdate,
 ): Promise<Member> {
   if (patch.status_reason !== undefined && patch.status === undefined) {
     throw invalidField('body', '/status_reason', 'is given only with status');
@@ -173,7 +173,7 @@ async function changeMember(
   { trx, context, now: clock, record }: Write,
   facilityId: number,
   current: MemberRecord,
-  patch: MemberPatch,
+  patch: MemberUpdate,
   policy: PolicySettings,
 ): Promise<Member> {
   const memberId = current.id;

@@ -10,10 +10,10 @@ import { IdempotencyHeaders } from '../../infrastructure/idempotency/idempotency
 import {
   Plan,
   PlanCreate,
-  PlanList,
   PlanListQuery,
+  PlanPage,
   PlanParams,
-  PlanPatch,
+  PlanUpdate,
   planRepresentation,
 } from './plan.schemas.js';
 import { createPlan, deletePlan, getPlan, listPlansOfFacility, patchPlan } from './plan.service.js';
@@ -81,7 +81,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'which adds inactive and archived ones.',
         params: FacilityParams,
         querystring: PlanListQuery,
-        response: { 200: { ...Ref(PlanList), description: 'One page of plans' }, ...problemResponses() },
+        response: { 200: { ...Ref(PlanPage), description: 'One page of plans' }, ...problemResponses() },
       },
     },
     async (request, reply) => {
@@ -131,7 +131,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'only if the plan is unchanged since it was read (else 412 `precondition_failed`).',
         params: PlanParams,
         headers: IfMatchHeaders,
-        body: Ref(PlanPatch),
+        body: Ref(PlanUpdate),
         response: {
           200: Resource(Plan, { description: 'The plan as changed' }),
           ...problemResponses(

@@ -3,7 +3,7 @@ import { replyWithResource } from '../../http/resource-reply.js';
 import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
 import { FacilityParams, IfMatchHeaders, Ref } from '../../http/schemas.js';
 import { writeContextOf } from '../../http/write-request.js';
-import { Policy, PolicyPatch, policyRepresentation } from './policy.schemas.js';
+import { Policy, PolicyUpdate, policyRepresentation } from './policy.schemas.js';
 import { getOrCreatePolicy, patchPolicy } from './policy.service.js';
 
 export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -44,7 +44,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`precondition_failed`).',
         params: FacilityParams,
         headers: IfMatchHeaders,
-        body: Ref(PolicyPatch),
+        body: Ref(PolicyUpdate),
         response: {
           200: Resource(Policy, { description: 'The policy as changed' }),
           ...problemResponses('precondition_failed', ...BODY_PROBLEMS),

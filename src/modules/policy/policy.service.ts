@@ -8,8 +8,8 @@ import { findPolicyByFacilityId, insertDefaultPolicy, updatePolicy } from './pol
 import {
   DEFAULT_POLICY,
   type Policy,
-  type PolicyPatch,
   type PolicySettings,
+  type PolicyUpdate,
   policyRepresentation,
 } from './policy.schemas.js';
 
@@ -42,7 +42,7 @@ export async function patchPolicy(
   db: Db,
   context: WriteContext,
   facilityId: number,
-  patch: PolicyPatch,
+  patch: PolicyUpdate,
 ): Promise<Policy> {
   if (patch.timezone !== undefined) assertTimeZoneName(patch.timezone);
   return writeExisting(

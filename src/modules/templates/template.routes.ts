@@ -3,7 +3,7 @@ import { readPageRequest } from '../../core/paging.js';
 import { sendPage } from '../../http/page-reply.js';
 import { problemResponses } from '../../http/responses.js';
 import { Ref } from '../../http/schemas.js';
-import { TemplateList, TemplateListQuery, templateRepresentation } from './template.schemas.js';
+import { PlanTemplatePage, TemplateListQuery, templateRepresentation } from './template.schemas.js';
 
 export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -19,7 +19,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`template_id`.',
         querystring: TemplateListQuery,
         response: {
-          200: { ...Ref(TemplateList), description: 'One page of plan templates' },
+          200: { ...Ref(PlanTemplatePage), description: 'One page of plan templates' },
           ...problemResponses(),
         },
       },

@@ -4,7 +4,7 @@ import './webhook.problems.js';
 import { webhookEndpointRoutes } from './webhook.routes.js';
 import {
   WebhookDelivery,
-  WebhookDeliveryList,
+  WebhookDeliveryPage,
   WebhookEndpoint,
   WebhookEndpointCreate,
   WebhookEndpointList,
@@ -25,7 +25,7 @@ export const webhooksModule: ServiceModule = {
     WebhookEndpointPatch,
     WebhookEndpointList,
     WebhookDelivery,
-    WebhookDeliveryList,
+    WebhookDeliveryPage,
   ],
   jobs: (config) => [pruneOldDeliveries(config.eventsRetentionDays)],
   resourceTypes: ['webhook_endpoint'],

@@ -6,7 +6,7 @@ import { sendPage } from '../../http/page-reply.js';
 import { problemResponses } from '../../http/responses.js';
 import { PagingQuery, Ref } from '../../http/schemas.js';
 import { adminOnly } from './webhook.routes.js';
-import { DeliveryParams, EndpointParams, WebhookDelivery, WebhookDeliveryList } from './webhook.schemas.js';
+import { DeliveryParams, EndpointParams, WebhookDelivery, WebhookDeliveryPage } from './webhook.schemas.js';
 import { getEndpoint } from './webhook.service.js';
 import { listDeliveries, toDelivery } from './webhook-delivery.repository.js';
 import { queuePing, retryDelivery } from './webhook-delivery.service.js';
@@ -61,7 +61,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: EndpointParams,
         querystring: Type.Object({ ...PagingQuery }, { additionalProperties: false }),
         response: {
-          200: { ...Ref(WebhookDeliveryList), description: 'One page of deliveries' },
+          200: { ...Ref(WebhookDeliveryPage), description: 'One page of deliveries' },
           ...problemResponses('webhook_endpoint_not_found'),
         },
       },

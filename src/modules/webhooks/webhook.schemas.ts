@@ -156,7 +156,7 @@ export const WebhookDelivery = Type.Object(
 );
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
-export const WebhookDeliveryList = ListResponse('deliveries', WebhookDelivery, {
+export const WebhookDeliveryPage = ListResponse('deliveries', WebhookDelivery, {
   $id: 'WebhookDeliveryPage',
   examples: [{ deliveries: [deliveryExample], next_cursor: null }],
 });

@@ -14,8 +14,8 @@ import { MemberImportQuery, MembersCsv } from './member-csv.schemas.js';
 import { findImport, type ImportRow, listImports, queueUpload } from './member-import.repository.js';
 import {
   MemberImport,
-  MemberImportList,
   MemberImportListQuery,
+  MemberImportPage,
   MemberImportParams,
   memberImportRepresentation,
 } from './member-import.schemas.js';
@@ -157,7 +157,7 @@ export const memberImportRoutes: FastifyPluginAsyncTypebox<UploadLimits> = async
         params: FacilityParams,
         querystring: MemberImportListQuery,
         response: {
-          200: { ...Ref(MemberImportList), description: 'One page of import jobs' },
+          200: { ...Ref(MemberImportPage), description: 'One page of import jobs' },
           ...problemResponses(),
         },
       },

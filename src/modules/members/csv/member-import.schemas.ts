@@ -104,7 +104,7 @@ export const MemberImport = Type.Object(
 export type MemberImport = Static<typeof MemberImport>;
 export const memberImportRepresentation = representationOf(MemberImport, [MemberImportReport]);
 
-export const MemberImportList = ListResponse('imports', MemberImport, {
+export const MemberImportPage = ListResponse('imports', MemberImport, {
   $id: 'MemberImportPage',
   examples: [{ imports: [finishedExample, importExample], next_cursor: null }],
 });
