@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDialect, testClock } from '../../../test/harness.js';
+import { runSchedule } from '../members/member-schedule.fixtures.js';
 
 const clock = testClock('2026-04-10T09:00:00.000Z');
 
@@ -77,6 +78,7 @@ describeEachDialect(
       ]);
 
       clock.set('2026-04-20T09:00:00.000Z');
+      await runSchedule(api.app);
       const during = (await api.get(member.url)).body;
       assert.equal(during.status, 'frozen');
       assert.deepEqual(
@@ -88,6 +90,7 @@ describeEachDialect(
         'the open-ended freeze gives way to the planned one',
       );
       clock.set('2026-04-22T09:00:00.000Z');
+      await runSchedule(api.app);
       const after = (await api.get(member.url)).body;
       assert.deepEqual([after.status, after.status_reason], ['active', 'freeze_ended']);
     });
@@ -100,6 +103,7 @@ describeEachDialect(
       clock.set('2026-04-14T09:00:00.000Z');
       await moveTo(member.url, 'active');
       clock.set('2026-04-20T09:00:00.000Z');
+      await runSchedule(api.app);
       assert.equal((await api.get(member.url)).body.status, 'frozen');
       assert.deepEqual(await spans(member.freezes), [
         ['2026-04-10', '2026-04-14'],

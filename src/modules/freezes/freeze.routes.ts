@@ -90,7 +90,7 @@ export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { facility_id, member_id } = request.params;
       const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
       return sendPage(reply, 'freezes', page, freezeRepresentation, (read) =>
-        listFreezesOfMemberPage(app.db, facility_id, member_id, read, app.now()),
+        listFreezesOfMemberPage(app.db, facility_id, member_id, read),
       );
     },
   );

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { PageRead } from '../../db/page-rows.js';
 import { type WriteTarget, writeExisting } from '../../journal/write-path.js';
 import { findMemberById, type MemberRecord } from '../members/member.repository.js';
-import { memberNotFound, settleDueMember } from '../members/member-read.service.js';
+import { memberNotFound } from '../members/member-read.service.js';
 import { type PolicySettings, readPolicySettings, todayIn } from '../policy/policy.service.js';
 import { assertNoOverlap, assertWithinYearlyLimit } from '../schedule/freeze-days.js';
 import {
@@ -84,22 +84,14 @@ export async function createFreeze(
   });
 }
 
-/** A member's freezes by id, after what is due is applied. */
+/** A member's freezes by id, as stored (a read changes nothing: member-read.service.ts). */
 export async function listFreezesOfMemberPage(
   db: Db,
   facilityId: number,
   memberId: number,
   page: PageRead,
-  now: Date,
 ): Promise<FreezeRow[]> {
-  const [member, policy] = await Promise.all([
-    findMemberById(db, facilityId, memberId),
-    readPolicySettings(db, facilityId),
-  ]);
-  if (!member) throw memberNotFound(facilityId, memberId);
-  if (member.next_change_on !== null && member.next_change_on <= todayIn(policy.timezone, now)) {
-    await settleDueMember(db, facilityId, memberId, now);
-  }
+  if (!(await findMemberById(db, facilityId, memberId))) throw memberNotFound(facilityId, memberId);
   return listFreezesPage(db, memberId, page.afterId, page.rows);
 }
 

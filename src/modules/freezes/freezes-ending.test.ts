@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertProblem, describeEachDialect, testClock } from '../../../test/harness.js';
+import { runSchedule } from '../members/member-schedule.fixtures.js';
 
 const clock = testClock('2026-02-20T12:00:00.000Z');
 
@@ -38,6 +39,7 @@ describeEachDialect(
       const [listed] = (await api.get(member.freezes)).body.freezes;
       assert.equal(listed.cancelled_at, '2026-04-10T09:00:00.000Z');
       clock.set('2026-05-02T09:00:00.000Z');
+      await runSchedule(api.app);
       assert.equal((await api.get(member.url)).body.status, 'active');
       // Its days no longer count, and they are free for another freeze.
       await freeze(member.freezes, { starts_on: '2026-05-02', ends_on: '2026-05-03' });
@@ -55,6 +57,7 @@ describeEachDialect(
       assert.deepEqual([listed.ends_on, listed.cancelled_at], ['2026-04-15', '2026-04-15T09:00:00.000Z']);
       assert.equal((await api.get(member.url)).body.status, 'frozen');
       clock.set('2026-04-16T00:00:00.000Z');
+      await runSchedule(api.app);
       assert.equal((await api.get(member.url)).body.status, 'active');
       clock.set('2026-04-20T00:00:00.000Z');
       const ended = await api.delete(`${member.freezes}/${running.id}`);
@@ -91,10 +94,12 @@ describeEachDialect(
       const member = await newMember(facility, { plan_id: plan.body.id });
       await freeze(member.freezes, { starts_on: '2026-04-11', ends_on: '2026-04-12' });
       clock.set('2026-04-11T09:00:00.000Z');
+      await runSchedule(api.app);
       assert.equal((await api.get(member.url)).body.status, 'frozen');
       const other = await api.post(membersUrl(facility), { first_name: 'Bo', plan_id: plan.body.id });
       assertProblem(other, 409, 'plan_full');
       clock.set('2026-04-13T09:00:00.000Z');
+      await runSchedule(api.app);
       assert.equal((await api.get(member.url)).body.status, 'active');
       const members = await api.get(`${membersUrl(facility)}?plan_id=${plan.body.id}`);
       assert.equal(members.body.members.length, 1);
@@ -107,6 +112,7 @@ describeEachDialect(
       await freeze(member.freezes, { starts_on: '2026-04-12', ends_on: '2026-04-20' });
       const later = await freeze(member.freezes, { starts_on: '2026-04-25', ends_on: '2026-04-26' });
       clock.set('2026-04-22T09:00:00.000Z');
+      await runSchedule(api.app);
       const expired = await api.get(member.url);
       assert.deepEqual([expired.body.status, expired.body.status_reason], ['cancelled', 'expired']);
       const [first, second] = (await api.get(member.freezes)).body.freezes;
@@ -121,6 +127,7 @@ describeEachDialect(
       const member = await newMember(facility);
       const past = await freeze(member.freezes, { starts_on: '2026-04-10', ends_on: '2026-04-12' });
       clock.set('2026-04-20T09:00:00.000Z');
+      await runSchedule(api.app);
       assertProblem(await api.delete(`${member.freezes}/${past.id}`), 409, 'invalid_status_transition');
       const [listed] = (await api.get(member.freezes)).body.freezes;
       assert.deepEqual([listed.ends_on, listed.cancelled_at], ['2026-04-12', null]);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertInvalid, assertProblem, describeEachDialect, testClock } from '../../../test/harness.js';
 import { eventsOf } from '../audit/audit.fixtures.js';
+import { runSchedule } from '../members/member-schedule.fixtures.js';
 
 const clock = testClock('2026-02-20T12:00:00.000Z');
 const FREEZE_FIELDS = ['cancelled_at', 'created_at', 'ends_on', 'id', 'member_id', 'reason', 'starts_on'];
@@ -59,13 +60,17 @@ describeEachDialect(
       const member = await newMember(facility);
       await freeze(member.freezes, { starts_on: '2026-03-01', ends_on: '2026-03-02' });
       clock.set('2026-02-28T10:59:00.000Z');
+      await runSchedule(api.app);
       assert.equal((await api.get(member.url)).body.status, 'active');
       clock.set('2026-02-28T11:00:00.000Z');
+      await runSchedule(api.app);
       const frozen = await api.get(member.url);
       assert.deepEqual([frozen.body.status, frozen.body.status_reason], ['frozen', 'freeze_started']);
       clock.set('2026-03-02T10:59:00.000Z');
+      await runSchedule(api.app);
       assert.equal((await api.get(member.url)).body.status, 'frozen', 'still 2 March in Auckland');
       clock.set('2026-03-02T11:00:00.000Z');
+      await runSchedule(api.app);
       const back = await api.get(member.url);
       assert.deepEqual([back.body.status, back.body.status_reason], ['active', 'freeze_ended']);
       const trail = await eventsOf(api, facility, '?resource_type=member');

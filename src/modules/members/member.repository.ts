@@ -133,26 +133,6 @@ export async function deleteMemberById(db: Executor, memberId: number): Promise<
   await db.deleteFrom('members').where('id', '=', memberId).execute();
 }
 
-/** Members of the facility with a scheduled change due on or before `today` (the facility's date). */
-export async function findDueMemberIds(db: Executor, facilityId: number, today: string): Promise<number[]> {
-  const rows = await dueMemberIdsQuery(db, { facilityId, today });
-  return rows.map((row) => row.id);
-}
-
-/** Every list reads it first: compiled once (prepareQuery). */
-const dueMemberIdsQuery = prepareQuery<{ facilityId: number; today: string }, { id: number }>((db, param) =>
-  db
-    .selectFrom('members')
-    .select('id')
-    .where('next_change_on', '<=', param('today'))
-    .where('facility_id', '=', param('facilityId'))
-    .orderBy('id')
-    .limit(DUE_READ_LIMIT),
-);
-
-/** A list settles at most this many due members first; the sweeper settles the rest within a minute. */
-const DUE_READ_LIMIT = 1000;
-
 /** Members holding a seat of the plan: every status but cancelled and removed. */
 export async function countSeatsTaken(db: Executor, planId: number): Promise<number> {
   const row = await db

@@ -101,7 +101,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const filter = memberFilterOf(request.query);
       const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
       return sendPage(reply, 'members', page, memberRepresentation, (read) =>
-        listMembersOfFacility(app.db, request.params.facility_id, filter, read, app.now()),
+        listMembersOfFacility(app.db, request.params.facility_id, filter, read),
       );
     },
   );
@@ -115,8 +115,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Read a member (removed members too)',
         description:
           'Reads one member, removed members too. The `ETag` it answers is what `If-Match` takes on a later ' +
-          'PATCH or DELETE of the member. A change the schedule has due (a freeze starting or ending, a term ' +
-          'ending) is already applied when the member is read.',
+          'PATCH or DELETE of the member. A read shows the member as stored: a change the schedule has due (a ' +
+          'freeze starting or ending, a term ending) is made by the service within a minute after midnight in ' +
+          "the facility's time zone, and by any write to the member before it.",
         params: MemberParams,
         response: {
           200: Resource(Member, { description: 'The member' }),
@@ -126,11 +127,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { facility_id, member_id } = request.params;
-      return replyWithResource(
-        reply,
-        memberRepresentation,
-        await getMember(app.db, facility_id, member_id, app.now()),
-      );
+      return replyWithResource(reply, memberRepresentation, await getMember(app.db, facility_id, member_id));
     },
   );
 

@@ -4,7 +4,12 @@ import { etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
 import { type WriteTarget, writeExisting } from '../../journal/write-path.js';
-import { findPolicyByFacilityId, insertDefaultPolicy, updatePolicy } from './policy.repository.js';
+import {
+  findPolicyByFacilityId,
+  findTimeZones,
+  insertDefaultPolicy,
+  updatePolicy,
+} from './policy.repository.js';
 import {
   DEFAULT_POLICY,
   type Policy,
@@ -36,6 +41,15 @@ export async function getOrCreatePolicy(
 /** Settings that other resources depend on; the defaults when no policy was ever stored. */
 export async function readPolicySettings(db: Executor, facilityId: number): Promise<PolicySettings> {
   return (await findPolicyByFacilityId(db, facilityId)) ?? DEFAULT_POLICY;
+}
+
+/** The time zone of each facility, in one read: the default for a facility with no policy stored. */
+export async function readTimeZones(
+  db: Executor,
+  facilityIds: readonly number[],
+): Promise<Map<number, string>> {
+  const stored = await findTimeZones(db, [...new Set(facilityIds)]);
+  return new Map(facilityIds.map((id) => [id, stored.get(id) ?? DEFAULT_POLICY.timezone]));
 }
 
 export async function patchPolicy(

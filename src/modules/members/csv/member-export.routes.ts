@@ -87,7 +87,6 @@ export const memberExportRoutes: FastifyPluginAsyncTypebox<ExportLimits> = async
         facility_id,
         memberFilterOf(request.query),
         app.pageMaxBytes,
-        app.now,
         app.bulkGovernor,
       );
       return (
