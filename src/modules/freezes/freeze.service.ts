@@ -1,3 +1,4 @@
+import { todayIn } from '../../core/dates.js';
 import { AppError } from '../../core/errors.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db } from '../../db/database.js';
@@ -5,7 +6,7 @@ import type { PageRead } from '../../db/page-rows.js';
 import { type WriteTarget, writeExisting } from '../../journal/write-path.js';
 import { findMemberById, type MemberRecord } from '../members/member.repository.js';
 import { memberNotFound } from '../members/member-read.service.js';
-import { type PolicySettings, readPolicySettings, todayIn } from '../policy/policy.service.js';
+import { type PolicySettings, readPolicySettings } from '../policy/policy.service.js';
 import { assertNoOverlap, assertWithinYearlyLimit } from '../schedule/freeze-days.js';
 import {
   type FreezeRow,

@@ -1,7 +1,8 @@
+import { todayIn } from '../../core/dates.js';
 import type { Db } from '../../db/database.js';
 import type { PeriodicJob } from '../../jobs/job-runner.js';
 import { inWriteTransaction } from '../../journal/journal.js';
-import { readPolicySettings, readTimeZones, todayIn } from '../policy/policy.service.js';
+import { readPolicySettings, readTimeZones } from '../policy/policy.service.js';
 import { findMembersMaybeDue } from '../schedule/schedule.repository.js';
 import { latestTodayAnywhere, settleMember } from '../schedule/schedule.service.js';
 import { findMemberById } from './member.repository.js';

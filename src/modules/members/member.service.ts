@@ -1,5 +1,5 @@
 import { changedFields } from '../../core/changes.js';
-import { addDays } from '../../core/dates.js';
+import { addDays, todayIn } from '../../core/dates.js';
 import { invalidField } from '../../core/errors.js';
 import { etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
@@ -13,7 +13,7 @@ import {
   writeIn,
   writeNew,
 } from '../../journal/write-path.js';
-import { type PolicySettings, readPolicySettings, todayIn } from '../policy/policy.service.js';
+import { type PolicySettings, readPolicySettings } from '../policy/policy.service.js';
 import { endFreezeOfStatusMove, openFreezeOfStatusMove, settleMember } from '../schedule/schedule.service.js';
 import {
   findMemberById,

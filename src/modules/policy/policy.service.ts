@@ -90,37 +90,3 @@ function policyTarget(facilityId: number, now: Date): WriteTarget<Policy> {
     etag: (policy) => etagOf(policyRepresentation, policy.updated_at),
   };
 }
-
-/**
- * Today's date (YYYY-MM-DD) in the given time zone. The date changes only
- * when a minute does (every zone's offset is whole minutes today), so it is
- * formatted once per zone and minute: formatting it on every create was a
- * visible part of a create's cost (docs/performance-log.md).
- */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-  const time = now.getTime();
-  const known = todays.get(timeZone);
-  if (known !== undefined && time >= known.from && time < known.from + 60_000) return known.date;
-  const date = dateFormatFor(timeZone).format(now);
-  todays.set(timeZone, { date, from: Math.floor(time / 60_000) * 60_000 });
-  return date;
-}
-
-const todays = new Map<string, { date: string; from: number }>();
-
-/** Building an Intl formatter costs far more than using one: one per time zone, kept. */
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-function dateFormatFor(timeZone: string): Intl.DateTimeFormat {
-  let format = dateFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dateFormats.set(timeZone, format);
-  }
-  return format;
-}

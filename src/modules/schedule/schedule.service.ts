@@ -1,9 +1,8 @@
-import { addDays } from '../../core/dates.js';
+import { addDays, todayIn } from '../../core/dates.js';
 import { writeTimeAfter } from '../../core/etag.js';
 import { systemWriteContext, type WriteContext } from '../../core/write-context.js';
 import type { Executor } from '../../db/database.js';
 import { journalChange } from '../../journal/journal.js';
-import { todayIn } from '../policy/policy.service.js';
 import { assertNoOverlap, assertWithinYearlyLimit } from './freeze-days.js';
 import { applyDue, type ScheduledMember } from './member-schedule.js';
 import {

@@ -1,7 +1,7 @@
 /** todayIn: the facility's date, which member creates default joined_on to and check ages against. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { todayIn } from './policy.service.js';
+import { todayIn } from './dates.js';
 
 test("today is the facility's date, and a new day starts at local midnight, not at the next minute", () => {
   // Asia/Kathmandu is UTC+05:45: its midnight falls at 18:15 UTC.
