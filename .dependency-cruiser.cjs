@@ -74,6 +74,15 @@ module.exports = {
       to: { path: '^src/modules/' },
     },
     {
+      name: 'modules-meet-through-services',
+      comment:
+        'A module uses another through its service (and its rules and schemas), never through its ' +
+        'repository: each table is read and written by the module that owns it.',
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/', pathNot: notTests },
+      to: { path: '[.]repository[.]ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
       name: 'services-know-no-http',
       comment: 'Rules and data access (services, repositories, jobs) know no HTTP: routes do.',
       severity: 'error',

@@ -11,7 +11,6 @@ import type { PeriodicJob } from './jobs/job-runner.js';
 import { auditResourceTypeSchema } from './modules/audit/audit.schemas.js';
 import { auditModule } from './modules/audit/index.js';
 import { eventsModule } from './modules/events/index.js';
-import { freezesModule } from './modules/freezes/index.js';
 import { memberCsvModule } from './modules/members/csv/index.js';
 import { rowValidator } from './modules/members/csv/member-import.validator.js';
 import {
@@ -21,6 +20,7 @@ import {
   IMPORT_POLL_INTERVAL_MS,
   type ImportWorkerSettings,
 } from './modules/members/csv/member-import.worker.js';
+import { freezesModule } from './modules/members/freezes/index.js';
 import { membersModule } from './modules/members/index.js';
 import { plansModule } from './modules/plans/index.js';
 import { policyModule } from './modules/policy/index.js';

@@ -3,9 +3,9 @@ import type { Db } from '../../db/database.js';
 import type { PeriodicJob } from '../../jobs/job-runner.js';
 import { inWriteTransaction } from '../../journal/journal.js';
 import { readPolicySettings, readTimeZones } from '../policy/policy.service.js';
-import { findMembersMaybeDue } from '../schedule/schedule.repository.js';
-import { latestTodayAnywhere, settleMember } from '../schedule/schedule.service.js';
 import { findMemberById } from './member.repository.js';
+import { findMembersMaybeDue } from './member-schedule.repository.js';
+import { latestTodayAnywhere, settleMember } from './member-schedule.service.js';
 import './member.problems.js';
 
 const BATCH = 200;

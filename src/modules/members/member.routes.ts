@@ -21,7 +21,7 @@ import { createMember, patchMember } from './member.service.js';
 import { deleteMember } from './member-delete.service.js';
 import { getMember, listMembersOfFacility } from './member-read.service.js';
 import './member.problems.js';
-import '../schedule/freeze.problems.js';
+import '../freezes/freeze.problems.js';
 
 const trimNames = trimBodyFields('first_name', 'last_name');
 

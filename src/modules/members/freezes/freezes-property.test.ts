@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { assertInvalid, assertProblem, describeEachDialect, testClock } from '../../../test/harness.js';
+import { assertInvalid, assertProblem, describeEachDialect, testClock } from '../../../../test/harness.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const clock = testClock('2026-01-01T00:00:00.000Z');

@@ -1,5 +1,5 @@
 import { addDays } from '../../core/dates.js';
-import type { FreezeRow } from './schedule.repository.js';
+import type { FreezeRow } from '../freezes/freeze.service.js';
 
 /** What the schedule reads and changes of a member. */
 export interface ScheduledMember {

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeEachDialect, testClock } from '../../../test/harness.js';
-import { runSchedule } from '../members/member-schedule.fixtures.js';
+import { describeEachDialect, testClock } from '../../../../test/harness.js';
+import { runSchedule } from '../member-schedule.fixtures.js';
 
 const clock = testClock('2026-04-10T09:00:00.000Z');
 

@@ -1,6 +1,6 @@
-import type { ServiceModule } from '../../http/service-module.js';
-import '../schedule/freeze.events.js';
-import '../schedule/freeze.problems.js';
+import type { ServiceModule } from '../../../http/service-module.js';
+import '../../freezes/freeze.events.js';
+import '../../freezes/freeze.problems.js';
 import { freezeRoutes } from './freeze.routes.js';
 import { Freeze, FreezeCreate, FreezeList } from './freeze.schemas.js';
 

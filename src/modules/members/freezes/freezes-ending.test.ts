@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertProblem, describeEachDialect, testClock } from '../../../test/harness.js';
-import { runSchedule } from '../members/member-schedule.fixtures.js';
+import { assertProblem, describeEachDialect, testClock } from '../../../../test/harness.js';
+import { runSchedule } from '../member-schedule.fixtures.js';
 
 const clock = testClock('2026-02-20T12:00:00.000Z');
 

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { readPageRequest } from '../../core/paging.js';
-import { sendPage } from '../../http/page-reply.js';
-import { BODY_PROBLEMS, IDEMPOTENCY_PROBLEMS, problemResponses } from '../../http/responses.js';
-import { NoContent, Ref } from '../../http/schemas.js';
-import { locationOf, writeContextOf } from '../../http/write-request.js';
-import { IdempotencyHeaders } from '../../infrastructure/idempotency/idempotency.hooks.js';
+import { readPageRequest } from '../../../core/paging.js';
+import { sendPage } from '../../../http/page-reply.js';
+import { BODY_PROBLEMS, IDEMPOTENCY_PROBLEMS, problemResponses } from '../../../http/responses.js';
+import { NoContent, Ref } from '../../../http/schemas.js';
+import { locationOf, writeContextOf } from '../../../http/write-request.js';
+import { IdempotencyHeaders } from '../../../infrastructure/idempotency/idempotency.hooks.js';
 import {
   Freeze,
   FreezeCreate,
@@ -14,9 +14,9 @@ import {
   freezeRepresentation,
   MemberFreezesParams,
 } from './freeze.schemas.js';
-import { cancelFreeze, createFreeze, listFreezesOfMemberPage } from './freeze.service.js';
-import '../members/member.problems.js';
-import '../schedule/freeze.problems.js';
+import { cancelFreeze, createFreeze, listFreezesOfMemberPage } from './member-freeze.service.js';
+import '../member.problems.js';
+import '../../freezes/freeze.problems.js';
 
 const COLLECTION = '/admin/facilities/:facility_id/members/:member_id/freezes';
 

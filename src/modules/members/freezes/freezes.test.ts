@@ -1,9 +1,9 @@
 /** Dated freezes through the HTTP API, on a clock the tests move: planning one, and reading them. Ending one: freezes-ending.test.ts. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertInvalid, assertProblem, describeEachDialect, testClock } from '../../../test/harness.js';
-import { eventsOf } from '../audit/audit.fixtures.js';
-import { runSchedule } from '../members/member-schedule.fixtures.js';
+import { assertInvalid, assertProblem, describeEachDialect, testClock } from '../../../../test/harness.js';
+import { eventsOf } from '../../audit/audit.fixtures.js';
+import { runSchedule } from '../member-schedule.fixtures.js';
 
 const clock = testClock('2026-02-20T12:00:00.000Z');
 const FREEZE_FIELDS = ['cancelled_at', 'created_at', 'ends_on', 'id', 'member_id', 'reason', 'starts_on'];
