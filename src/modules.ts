@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Config } from './config.js';
 import type { DialectName } from './db/database.js';
-import { problemSchemas } from './http/responses.js';
-import type { ServiceModule } from './http/service-module.js';
+import { problemSchemas } from './http/vocabulary/responses.js';
+import type { ServiceModule } from './http/vocabulary/service-module.js';
 import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempotency.job.js';
 import type { SecretBox } from './infrastructure/secrets/secret-box.js';
 import type { BulkGovernor } from './jobs/bulk-governor.js';
@@ -50,7 +50,7 @@ export const MODULES: readonly ServiceModule[] = [
  * routes and other schemas refer to it by its `$id`.
  */
 export function namedSchemas(): readonly TSchema[] {
-  // Made once per process: the validator keeps each schema it was given (src/http/validation.ts), and tests build many apps.
+  // Made once per process: the validator keeps each schema it was given (src/http/pipeline/validation.ts), and tests build many apps.
   allNamedSchemas ??= [
     ...MODULES.flatMap((module) =>
       typeof module.schemas === 'function' ? module.schemas() : module.schemas,

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Executor } from '../../db/database.js';
-import { collectionPathOf } from '../../http/write-request.js';
+import { collectionPathOf } from '../../http/replies/write-request.js';
 import { canonicalJson } from './canonical-json.js';
 import {
   claimIdempotencyKey,
@@ -108,7 +108,7 @@ export function registerIdempotency(app: FastifyInstance, limits: { maxResponseB
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = null;
-    // A large answer arrives encoded already (src/http/client-limits.ts).
+    // A large answer arrives encoded already (src/http/pipeline/client-limits.ts).
     const encoded = Buffer.isBuffer(payload) ? payload : undefined;
     const body = typeof payload === 'string' ? payload : (encoded?.toString('utf8') ?? '');
     const bytes = encoded?.length ?? Buffer.byteLength(body);

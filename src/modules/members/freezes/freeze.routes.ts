@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readPageRequest } from '../../../core/paging.js';
-import { sendPage } from '../../../http/page-reply.js';
-import { BODY_PROBLEMS, IDEMPOTENCY_PROBLEMS, problemResponses } from '../../../http/responses.js';
-import { NoContent, Ref } from '../../../http/schemas.js';
-import { locationOf, writeContextOf } from '../../../http/write-request.js';
+import { sendPage } from '../../../http/replies/page-reply.js';
+import { locationOf, writeContextOf } from '../../../http/replies/write-request.js';
+import { BODY_PROBLEMS, IDEMPOTENCY_PROBLEMS, problemResponses } from '../../../http/vocabulary/responses.js';
+import { NoContent, Ref } from '../../../http/vocabulary/schemas.js';
 import { IdempotencyHeaders } from '../../../infrastructure/idempotency/idempotency.hooks.js';
 import {
   Freeze,

@@ -1,6 +1,13 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../../core/representation.js';
-import { DateOnly, Id, ListResponse, Nullable, PagingQuery, Timestamp } from '../../../http/schemas.js';
+import {
+  DateOnly,
+  Id,
+  ListResponse,
+  Nullable,
+  PagingQuery,
+  Timestamp,
+} from '../../../http/vocabulary/schemas.js';
 import { freezeCreateExample, freezeExample, freezePageExample } from './freeze.examples.js';
 
 const reason = Nullable(Type.String({ minLength: 1, maxLength: 500 }), {

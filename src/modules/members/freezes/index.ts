@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../../http/service-module.js';
+import type { ServiceModule } from '../../../http/vocabulary/service-module.js';
 import '../../freezes/freeze.events.js';
 import '../../freezes/freeze.problems.js';
 import { freezeRoutes } from './freeze.routes.js';

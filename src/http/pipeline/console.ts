@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
 /** Where `npm run build -w @facility-admin/console` writes the console (from src/ and from dist/ alike). */
-export const CONSOLE_DIR = fileURLToPath(new URL('../../packages/console/dist/', import.meta.url));
+export const CONSOLE_DIR = fileURLToPath(new URL('../../../packages/console/dist/', import.meta.url));
 
 /**
  * The console's own policy: its scripts, styles and images come from this

@@ -1,8 +1,8 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
-import type { FieldError } from '../core/errors.js';
-import { NoQuery } from './schemas.js';
+import type { FieldError } from '../../core/errors.js';
+import { NoQuery } from '../vocabulary/schemas.js';
 import { textCharacterErrors } from './text-characters.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.

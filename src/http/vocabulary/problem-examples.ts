@@ -1,4 +1,4 @@
-import { type ErrorCode, problemDefinition, problemType } from '../core/errors.js';
+import { type ErrorCode, problemDefinition, problemType } from '../../core/errors.js';
 
 /** A realistic problem document for the code, as the error handler writes it (the OpenAPI document's examples). */
 export function problemExample(code: ErrorCode) {
@@ -9,7 +9,7 @@ export function problemExample(code: ErrorCode) {
     status,
     detail: example.detail,
     code,
-    // The OpenAPI document puts each operation's own path here (src/http/openapi.ts).
+    // The OpenAPI document puts each operation's own path here (src/http/pipeline/openapi.ts).
     instance: '/admin/facilities/1/plans',
     request_id: '4e8486049265b344-2v',
     ...(example.errors ? { errors: example.errors } : {}),

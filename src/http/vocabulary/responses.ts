@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { definedErrorCodes, type ErrorCode, problemDefinition } from '../core/errors.js';
+import { definedErrorCodes, type ErrorCode, problemDefinition } from '../../core/errors.js';
 import { problemExample } from './problem-examples.js';
 import { Ref, StringEnum } from './schemas.js';
 

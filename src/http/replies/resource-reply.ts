@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { etagOf } from '../core/etag.js';
-import type { Representation } from '../core/representation.js';
+import { etagOf } from '../../core/etag.js';
+import type { Representation } from '../../core/representation.js';
 
 interface ReplyOptions {
   status?: number;

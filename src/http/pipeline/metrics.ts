@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { JobStats } from '../jobs/job-runner.js';
+import type { JobStats } from '../../jobs/job-runner.js';
 
 /**
  * Prometheus metrics at /metrics: requests by route and status, their

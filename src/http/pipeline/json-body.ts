@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../core/errors.js';
+import { AppError } from '../../core/errors.js';
 import { type JsonLimits, jsonLimitProblem } from './json-limits.js';
 
 /** Methods whose operations read a body; on the others an empty body is no body. */

@@ -1,7 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
-import type { Config } from '../config.js';
-import { packageName, packageVersion } from '../package-info.js';
+import type { Config } from '../../config.js';
+import { packageName, packageVersion } from '../../package-info.js';
 
 const TITLE = `${packageName} API`;
 

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, problemDefinition, problemType } from '../core/errors.js';
-import { isConnectionLost } from '../db/errors.js';
+import { AppError, problemDefinition, problemType } from '../../core/errors.js';
+import { isConnectionLost } from '../../db/errors.js';
 import { newRequestId } from './request-id.js';
 import { requestPathOf } from './request-target.js';
 import { SECURITY_HEADERS } from './response-headers.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
-import { AppError } from '../core/errors.js';
+import type { Config } from '../../config.js';
+import { AppError } from '../../core/errors.js';
 import { localCounter } from './rate-limit-counter.js';
 import type { SharedCounter } from './rate-limit-redis.js';
 

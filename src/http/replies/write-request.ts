@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagOf } from '../core/etag.js';
-import type { Representation } from '../core/representation.js';
-import type { WriteContext } from '../core/write-context.js';
-import { canonicalPathOf } from './request-target.js';
+import { etagOf } from '../../core/etag.js';
+import type { Representation } from '../../core/representation.js';
+import type { WriteContext } from '../../core/write-context.js';
+import { canonicalPathOf } from '../pipeline/request-target.js';
 
 /**
  * The path of the collection a POST was sent to, as the route names it: the

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { encodeCursor, type PageRequest } from '../core/paging.js';
-import type { PageRead } from '../db/page-rows.js';
+import { encodeCursor, type PageRequest } from '../../core/paging.js';
+import type { PageRead } from '../../db/page-rows.js';
 
 /**
  * Answers one page of a list, serialized here item by item so that it stops

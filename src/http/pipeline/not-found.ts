@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import FindMyWay, { type HTTPMethod, type HTTPVersion } from 'find-my-way';
-import { AppError } from '../core/errors.js';
+import { AppError } from '../../core/errors.js';
 import { sendProblem } from './error-handler.js';
 import { requestPathOf } from './request-target.js';
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../config.js';
-import { AppError } from '../core/errors.js';
-import type { Principal } from '../core/principal.js';
-import type { KeyVerifier } from '../infrastructure/api-keys/api-key.service.js';
+import type { Config } from '../../config.js';
+import { AppError } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
+import type { KeyVerifier } from '../../infrastructure/api-keys/api-key.service.js';
+import { MAX_ID } from '../vocabulary/schemas.js';
 import { watchKeys } from './key-watch.js';
-import { MAX_ID } from './schemas.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TSchema } from 'typebox';
-import type { Config } from '../config.js';
-import type { PeriodicJob } from '../jobs/job-runner.js';
+import type { Config } from '../../config.js';
+import type { PeriodicJob } from '../../jobs/job-runner.js';
 
 /** Routes of a module: a Fastify plugin, with the options it takes from the config. */
 export type ModuleRoutes =

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 import { type Counter, localCounter } from './rate-limit-counter.js';
 
 /**

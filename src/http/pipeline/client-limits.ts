@@ -1,6 +1,6 @@
 import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 
 /**
  * A response body from this size on is counted until its client has taken

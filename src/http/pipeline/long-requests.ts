@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../core/errors.js';
+import { AppError } from '../../core/errors.js';
 
 /**
  * Requests that wait (long polls of the feed) hold their connection the whole

@@ -1,4 +1,4 @@
-import type { KeyVerifier } from '../infrastructure/api-keys/api-key.service.js';
+import type { KeyVerifier } from '../../infrastructure/api-keys/api-key.service.js';
 
 /**
  * Tells waiting requests (long polls) that their key was revoked while they
