@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * Read a member (removed members too)
-         * @description Reads one member, removed members too. The `ETag` it answers is what `If-Match` takes on a later PATCH or DELETE of the member. A change the schedule has due (a freeze starting or ending, a term ending) is already applied when the member is read.
+         * @description Reads one member, removed members too. The `ETag` it answers is what `If-Match` takes on a later PATCH or DELETE of the member. A read shows the member as stored: a change the schedule has due (a freeze starting or ending, a term ending) is made by the service within a minute after midnight in the facility's time zone, and by any write to the member before it.
          */
         get: operations["getMember"];
         put?: never;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidField } from '../../core/errors.js';
 import { readPageRequest } from '../../core/paging.js';
-import { sendPage } from '../../http/page-reply.js';
-import { problemResponses } from '../../http/responses.js';
-import { FacilityParams, Ref } from '../../http/schemas.js';
+import { sendPage } from '../../http/replies/page-reply.js';
+import { problemResponses } from '../../http/vocabulary/responses.js';
+import { FacilityParams, Ref } from '../../http/vocabulary/schemas.js';
 import { listAuditEvents } from './audit.repository.js';
 import { AuditEventListQuery, AuditEventPage, auditEventRepresentation } from './audit.schemas.js';
 

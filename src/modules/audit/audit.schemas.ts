@@ -8,7 +8,7 @@ import {
   PagingQuery,
   StringEnum,
   Timestamp,
-} from '../../http/schemas.js';
+} from '../../http/vocabulary/schemas.js';
 
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'restore', 'hard_delete'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

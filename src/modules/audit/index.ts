@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import { auditRoutes } from './audit.routes.js';
 import { AuditEvent, AuditEventPage } from './audit.schemas.js';
 

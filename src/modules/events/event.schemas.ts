@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Id, StringEnum, Timestamp } from '../../http/schemas.js';
+import { Id, StringEnum, Timestamp } from '../../http/vocabulary/schemas.js';
 import { eventExamples, eventTypes } from '../../journal/event-types.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import './member.events.js';
 import './member.problems.js';
 import { memberRoutes } from './member.routes.js';

@@ -10,7 +10,7 @@ import {
   Ref,
   StringEnum,
   Timestamp,
-} from '../../http/schemas.js';
+} from '../../http/vocabulary/schemas.js';
 import {
   memberCreateExample,
   memberExample,

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidField } from '../../core/errors.js';
-import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
-import { IfMatchHeaders, NoContent, Ref } from '../../http/schemas.js';
-import { writeContextOf } from '../../http/write-request.js';
+import { replyWithResource } from '../../http/replies/resource-reply.js';
+import { writeContextOf } from '../../http/replies/write-request.js';
+import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/vocabulary/responses.js';
+import { IfMatchHeaders, NoContent, Ref } from '../../http/vocabulary/schemas.js';
 import {
   Entitlement,
   EntitlementParams,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
-import { Ref } from '../../http/schemas.js';
+import { Ref } from '../../http/vocabulary/schemas.js';
 import { entitlementsExample, entitlementsReplaceExample } from './plan.examples.js';
 import { PlanParams } from './plan.schemas.js';
 

@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import './plan.events.js';
 import './plan.problems.js';
 import { entitlementRoutes } from './entitlement.routes.js';

@@ -11,7 +11,7 @@ import {
   Ref,
   StringEnum,
   Timestamp,
-} from '../../http/schemas.js';
+} from '../../http/vocabulary/schemas.js';
 import { planCreateExample, planExample, planPageExample, planUpdateExample } from './plan.examples.js';
 
 export const BILLING_PERIODS = ['one_time', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;

@@ -31,6 +31,20 @@ export async function getPlan(db: Executor, facilityId: number, planId: number):
 }
 
 /**
+ * The plan, or undefined, for another module's rules (a member joining it):
+ * with `lock`, locked for the rest of the transaction, so that writes that
+ * count its seats count one after another.
+ */
+export async function findPlan(
+  db: Executor,
+  facilityId: number,
+  planId: number,
+  options: { lock?: boolean } = {},
+): Promise<Plan | undefined> {
+  return findPlanById(db, facilityId, planId, options);
+}
+
+/**
  * The plan whose entitlements are read or written, with their write counter:
  * 404 when it is not this facility's. For a write it is also locked for the
  * rest of the transaction, and a soft-deleted plan is 409 plan_archived.

@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import './policy.events.js';
 import { policyRoutes } from './policy.routes.js';
 import { Policy, PolicyUpdate } from './policy.schemas.js';

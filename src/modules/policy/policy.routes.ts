@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
-import { FacilityParams, IfMatchHeaders, Ref } from '../../http/schemas.js';
-import { writeContextOf } from '../../http/write-request.js';
+import { replyWithResource } from '../../http/replies/resource-reply.js';
+import { writeContextOf } from '../../http/replies/write-request.js';
+import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/vocabulary/responses.js';
+import { FacilityParams, IfMatchHeaders, Ref } from '../../http/vocabulary/schemas.js';
 import { Policy, PolicyUpdate, policyRepresentation } from './policy.schemas.js';
 import { getOrCreatePolicy, patchPolicy } from './policy.service.js';
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
-import { CurrencyCode, Id, MoneyAmount, Timestamp } from '../../http/schemas.js';
+import { CurrencyCode, Id, MoneyAmount, Timestamp } from '../../http/vocabulary/schemas.js';
 
 const STORED_ONLY = "Stored for the facility's other systems; this service does not enforce it.";
 

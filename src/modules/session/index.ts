@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import { sessionRoutes } from './session.routes.js';
 import { Session } from './session.schemas.js';
 

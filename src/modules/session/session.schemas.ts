@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import type { Principal } from '../../core/principal.js';
-import { Id, Nullable, StringEnum } from '../../http/schemas.js';
+import { Id, Nullable, StringEnum } from '../../http/vocabulary/schemas.js';
 
 export const Session = Type.Object(
   {

@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import { templateRoutes } from './template.routes.js';
 import { PlanTemplate, PlanTemplatePage } from './template.schemas.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readPageRequest } from '../../core/paging.js';
-import { sendPage } from '../../http/page-reply.js';
-import { problemResponses } from '../../http/responses.js';
-import { Ref } from '../../http/schemas.js';
+import { sendPage } from '../../http/replies/page-reply.js';
+import { problemResponses } from '../../http/vocabulary/responses.js';
+import { Ref } from '../../http/vocabulary/schemas.js';
 import { PlanTemplatePage, TemplateListQuery, templateRepresentation } from './template.schemas.js';
 
 export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -8,7 +8,7 @@ import {
   Nullable,
   PagingQuery,
   Ref,
-} from '../../http/schemas.js';
+} from '../../http/vocabulary/schemas.js';
 import { Entitlement, EntitlementList, EntitlementValue } from '../plans/entitlement.schemas.js';
 import { BillingPeriod } from '../plans/plan.schemas.js';
 

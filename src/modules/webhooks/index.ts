@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import './webhook.events.js';
 import './webhook.problems.js';
 import { webhookEndpointRoutes } from './webhook.routes.js';

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
-import { Id, ListResponse, Nullable, Ref, StringEnum, Timestamp } from '../../http/schemas.js';
+import { Id, ListResponse, Nullable, Ref, StringEnum, Timestamp } from '../../http/vocabulary/schemas.js';
 
 const endpointExample = {
   id: 3,

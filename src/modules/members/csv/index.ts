@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../../http/service-module.js';
+import type { ServiceModule } from '../../../http/vocabulary/service-module.js';
 import './member-csv.problems.js';
 import { MemberImportReport, MembersCsv } from './member-csv.schemas.js';
 import { memberExportRoutes } from './member-export.routes.js';

@@ -8,7 +8,7 @@ import {
   Ref,
   StringEnum,
   Timestamp,
-} from '../../../http/schemas.js';
+} from '../../../http/vocabulary/schemas.js';
 import { importReportExample, MemberImportReport } from './member-csv.schemas.js';
 
 export const IMPORT_STATES = ['queued', 'running', 'succeeded', 'failed'] as const;

@@ -1,5 +1,5 @@
-import { Ref } from '../../../http/schemas.js';
-import { createValidatorCompiler, toFieldErrors } from '../../../http/validation.js';
+import { createValidatorCompiler, toFieldErrors } from '../../../http/pipeline/validation.js';
+import { Ref } from '../../../http/vocabulary/schemas.js';
 import { MemberCreate, MemberUpdate } from '../member.schemas.js';
 import type { RowValidator } from './member-import-row.service.js';
 
