@@ -1,6 +1,7 @@
 /** Import jobs as tests drive them: start one, follow it to its end, read what it reported. */
 import { eventually } from '../../../../test/eventually.js';
 import type { Api, TestResponse } from '../../../../test/harness.js';
+import { inject } from '../../../../test/inject.js';
 
 export const importUrl = (facility: number, query = '') =>
   `/admin/facilities/${facility}/members/import${query}`;
@@ -18,14 +19,12 @@ export async function startImport(
     return api.request('POST', importUrl(facility, query), csv, { 'content-type': 'text/csv', ...headers });
   }
   // Bytes as they are (the harness would send a Buffer as JSON).
-  const response = await api.app.inject({
+  return inject(api.app, {
     method: 'POST',
     url: importUrl(facility, query),
     headers: { 'content-type': 'text/csv', ...headers },
     payload: csv,
   });
-  const text = response.body;
-  return { status: response.statusCode, headers: response.headers, body: JSON.parse(text || 'null'), text };
 }
 
 /** Follows the job at `location` until it has finished; its last state. */
