@@ -1577,7 +1577,7 @@ export interface components {
             /** @description The facility; 0 for the whole service: the creation or revocation of an API key for every facility, which is in every facility's trail */
             facility_id: number;
             resource_type: components["schemas"]["AuditResourceType"];
-            /** @description The plan, member, freeze, API key or webhook endpoint id; the plan id for entitlements; the facility id for the policy */
+            /** @description The plan, member, freeze, API key, webhook endpoint or webhook delivery id; the plan id for entitlements; the facility id for the policy */
             resource_id: string;
             /** @enum {string} */
             action: "create" | "update" | "delete" | "restore" | "hard_delete";
@@ -2270,7 +2270,7 @@ export interface components {
          * @example member
          * @enum {string}
          */
-        AuditResourceType: "plan" | "entitlements" | "member" | "freeze" | "policy" | "webhook_endpoint" | "api_key";
+        AuditResourceType: "plan" | "entitlements" | "member" | "freeze" | "policy" | "webhook_endpoint" | "webhook_delivery" | "api_key";
         /**
          * @description RFC 9457 problem details, for every error but 400 (see ValidationProblem)
          * @example {
