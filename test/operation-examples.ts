@@ -50,16 +50,29 @@ function importFile(): string {
   return `external_id;first_name;email\r\nIMP-${n};Ada;import.${n}@example.com\r\n`;
 }
 
-/** The job an accepted import answered with (202, its Location), followed until it has finished. */
+/**
+ * The job an accepted import answered with (202, its Location), followed
+ * until it has finished and, its last step, given up its uploaded chunks and
+ * its record of rows written: then it writes nothing more.
+ */
 export async function finishedImport(
   context: ExampleContext,
   accepted: { headers: Record<string, unknown> },
 ): Promise<{ id: number; state: string }> {
   const location = String(accepted.headers.location);
-  return eventually(`the import ${location} to finish`, async () => {
-    const job = (await context.api.get(location, context.auth)).body;
-    return job?.state === 'succeeded' || job?.state === 'failed' ? job : undefined;
+  const job = await eventually(`the import ${location} to finish`, async () => {
+    const seen = (await context.api.get(location, context.auth)).body;
+    return seen?.state === 'succeeded' || seen?.state === 'failed' ? seen : undefined;
   });
+  const { db } = context.api.app;
+  await eventually(`the import ${location} to remove its chunks`, async () => {
+    const left = await Promise.all([
+      db.selectFrom('member_import_chunks').select('seq').where('import_id', '=', job.id).execute(),
+      db.selectFrom('member_import_writes').select('row').where('import_id', '=', job.id).execute(),
+    ]);
+    return left.every((rows) => rows.length === 0);
+  });
+  return job;
 }
 
 /** Today in the app's clock, in UTC (the zone of a facility whose policy was never changed). */
@@ -88,10 +101,11 @@ export const make = {
     });
     return { member, freeze: freeze.id };
   },
-  endpoint: async (context: ExampleContext): Promise<number> =>
+  endpoint: async (context: ExampleContext, fields: { enabled?: boolean } = {}): Promise<number> =>
     (
       await made(context, 'POST', `${base(context)}/webhook-endpoints`, {
         url: `https://hooks.example.com/${next()}`,
+        ...fields,
       })
     ).id,
   /**
@@ -181,7 +195,10 @@ export const EXAMPLES: Record<string, Example> = {
   createWebhookEndpoint: async () => ({}),
   listWebhookEndpoints: async () => ({}),
   getWebhookEndpoint: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
-  updateWebhookEndpoint: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
+  // The document's example turns an endpoint on: one that is off.
+  updateWebhookEndpoint: async (context) => ({
+    params: { endpoint_id: await make.endpoint(context, { enabled: false }) },
+  }),
   deleteWebhookEndpoint: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
   rotateWebhookSecret: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
   testWebhookEndpoint: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
