@@ -1577,7 +1577,7 @@ export interface components {
             /** @description The facility; 0 for the whole service: the creation or revocation of an API key for every facility, which is in every facility's trail */
             facility_id: number;
             resource_type: components["schemas"]["AuditResourceType"];
-            /** @description The plan, member, freeze, API key or webhook endpoint id; the plan id for entitlements; the facility id for the policy */
+            /** @description The plan, member, freeze, API key, webhook endpoint or webhook delivery id; the plan id for entitlements; the facility id for the policy */
             resource_id: string;
             /** @enum {string} */
             action: "create" | "update" | "delete" | "restore" | "hard_delete";
@@ -2270,7 +2270,7 @@ export interface components {
          * @example member
          * @enum {string}
          */
-        AuditResourceType: "plan" | "entitlements" | "member" | "freeze" | "policy" | "webhook_endpoint" | "api_key";
+        AuditResourceType: "plan" | "entitlements" | "member" | "freeze" | "policy" | "webhook_endpoint" | "webhook_delivery" | "api_key";
         /**
          * @description RFC 9457 problem details, for every error but 400 (see ValidationProblem)
          * @example {
@@ -7683,7 +7683,7 @@ export const sessionAuth_modeValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const sessionRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Session"]["role"]> = ["admin", "viewer"];
 export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["member.created", "member.deleted", "member.freeze_cancelled", "member.freeze_created", "member.freeze_updated", "member.status_changed", "member.updated", "plan.created", "plan.deleted", "plan.entitlements_changed", "plan.updated", "policy.updated", "webhook_endpoint.disabled"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["status"]> = ["pending", "succeeded", "failed"];
-export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["plan", "entitlements", "member", "freeze", "policy", "webhook_endpoint", "api_key"];
+export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["plan", "entitlements", "member", "freeze", "policy", "webhook_endpoint", "webhook_delivery", "api_key"];
 export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["unauthenticated", "forbidden", "delivery_not_found", "entitlement_not_found", "freeze_not_found", "import_not_found", "member_not_found", "not_found", "plan_not_found", "webhook_endpoint_not_found", "method_not_allowed", "request_timeout", "freeze_not_allowed", "freeze_overlap", "idempotency_in_progress", "import_in_progress", "invalid_status_transition", "member_email_conflict", "member_external_id_conflict", "plan_archived", "plan_full", "plan_in_use", "plan_name_conflict", "webhook_endpoint_limit", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "freeze_limit_exceeded", "idempotency_key_reused", "invalid_plan", "invalid_template", "invalid_webhook_url", "member_too_young", "waiver_required", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"];
 export const validationProblemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ValidationProblem"]["code"]> = ["invalid_csv", "malformed_json", "validation_error"];
 export const fieldErrorLocationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldError"]["location"]> = ["body", "query", "path", "header"];

@@ -70,8 +70,8 @@ export const AuditEvent = Type.Object(
     }),
     resource_id: Type.String({
       description:
-        'The plan, member, freeze, API key or webhook endpoint id; the plan id for entitlements; the facility ' +
-        'id for the policy',
+        'The plan, member, freeze, API key, webhook endpoint or webhook delivery id; the plan id for ' +
+        'entitlements; the facility id for the policy',
     }),
     action: StringEnum(AUDIT_ACTIONS),
     api_key_id: Nullable(Type.Integer({ minimum: 0 }), {

@@ -28,5 +28,5 @@ export const webhooksModule: ServiceModule = {
     WebhookDeliveryPage,
   ],
   jobs: (config) => [pruneOldDeliveries(config.eventsRetentionDays)],
-  resourceTypes: ['webhook_endpoint'],
+  resourceTypes: ['webhook_endpoint', 'webhook_delivery'],
 };

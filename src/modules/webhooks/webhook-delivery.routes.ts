@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { readPageRequest } from '../../core/paging.js';
 import { representationOf } from '../../core/representation.js';
 import { sendPage } from '../../http/replies/page-reply.js';
+import { writeContextOf } from '../../http/replies/write-request.js';
 import { problemResponses } from '../../http/vocabulary/responses.js';
 import { PagingQuery, Ref } from '../../http/vocabulary/schemas.js';
 import { adminOnly } from './webhook.routes.js';
@@ -40,9 +41,9 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const delivery = await queuePing(
         app.db,
+        writeContextOf(request),
         request.params.facility_id,
         request.params.endpoint_id,
-        app.now(),
       );
       return reply.code(202).send(toDelivery(delivery));
     },
@@ -97,7 +98,11 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { facility_id, endpoint_id, delivery_id } = request.params;
       return reply
         .code(202)
-        .send(toDelivery(await retryDelivery(app.db, facility_id, endpoint_id, delivery_id, app.now())));
+        .send(
+          toDelivery(
+            await retryDelivery(app.db, writeContextOf(request), facility_id, endpoint_id, delivery_id),
+          ),
+        );
     },
   );
 };
