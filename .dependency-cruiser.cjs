@@ -67,11 +67,38 @@ module.exports = {
       to: { path: '^src/db/dialect[.]ts$' },
     },
     {
+      name: 'the-vocabulary-is-words',
+      comment:
+        "src/http/vocabulary/ (the API's shared schemas, responses, problems, the module contract) is what " +
+        'routes and the request pipeline speak: it imports neither.',
+      severity: 'error',
+      from: { path: '^src/http/vocabulary/' },
+      to: { path: '^src/http/(pipeline|replies)/' },
+    },
+    {
+      name: 'the-pipeline-sends-no-reply',
+      comment:
+        'The request pipeline (src/http/pipeline/) serves every route; the helpers a route replies with ' +
+        '(src/http/replies/) are the routes’ own.',
+      severity: 'error',
+      from: { path: '^src/http/pipeline/', pathNot: notTests },
+      to: { path: '^src/http/replies/' },
+    },
+    {
       name: 'hooks-know-no-resource',
       comment: 'Request hooks and plugins in src/http/ serve every resource and know none.',
       severity: 'error',
       from: { path: '^src/http/', pathNot: notTests },
       to: { path: '^src/modules/' },
+    },
+    {
+      name: 'modules-meet-through-services',
+      comment:
+        'A module uses another through its service (and its rules and schemas), never through its ' +
+        'repository: each table is read and written by the module that owns it.',
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/', pathNot: notTests },
+      to: { path: '[.]repository[.]ts$', pathNot: '^src/modules/$1/' },
     },
     {
       name: 'services-know-no-http',

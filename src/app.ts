@@ -8,28 +8,28 @@ import { type Clock, systemClock } from './core/clock.js';
 import { openChangeCounter } from './db/change-counter.js';
 import { type Database, type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { registerAuthentication } from './http/auth.js';
-import { registerAuthFailureLimit } from './http/auth-failure-limit.js';
-import { limitClients } from './http/client-limits.js';
-import { registerConsole } from './http/console.js';
+import { registerAuthentication } from './http/pipeline/auth.js';
+import { registerAuthFailureLimit } from './http/pipeline/auth-failure-limit.js';
+import { limitClients } from './http/pipeline/client-limits.js';
+import { registerConsole } from './http/pipeline/console.js';
 import {
   answerClientError,
   answerFrameworkError,
   MAX_PARAM_LENGTH,
   registerErrorHandler,
-} from './http/error-handler.js';
-import { registerJsonBodyParser } from './http/json-body.js';
-import { openLogDestination } from './http/log-destination.js';
-import { registerMetrics } from './http/metrics.js';
-import { registerNotFoundHandler } from './http/not-found.js';
-import { docsPageOptions, openApiOptions } from './http/openapi.js';
-import { registerPermissions } from './http/permissions.js';
-import { registerRateLimit } from './http/rate-limit.js';
-import { openSharedCounter } from './http/rate-limit-redis.js';
-import { requestIdFor } from './http/request-id.js';
-import { type LogSettings, lazyRequestLogger, registerRequestLog } from './http/request-log.js';
-import { registerApiResponseHeaders, registerResponseHeaders } from './http/response-headers.js';
-import { createValidatorCompiler, refuseUndeclaredQuery } from './http/validation.js';
+} from './http/pipeline/error-handler.js';
+import { registerJsonBodyParser } from './http/pipeline/json-body.js';
+import { openLogDestination } from './http/pipeline/log-destination.js';
+import { registerMetrics } from './http/pipeline/metrics.js';
+import { registerNotFoundHandler } from './http/pipeline/not-found.js';
+import { docsPageOptions, openApiOptions } from './http/pipeline/openapi.js';
+import { registerPermissions } from './http/pipeline/permissions.js';
+import { registerRateLimit } from './http/pipeline/rate-limit.js';
+import { openSharedCounter } from './http/pipeline/rate-limit-redis.js';
+import { requestIdFor } from './http/pipeline/request-id.js';
+import { type LogSettings, lazyRequestLogger, registerRequestLog } from './http/pipeline/request-log.js';
+import { registerApiResponseHeaders, registerResponseHeaders } from './http/pipeline/response-headers.js';
+import { createValidatorCompiler, refuseUndeclaredQuery } from './http/pipeline/validation.js';
 import { createKeyVerifier } from './infrastructure/api-keys/api-key.service.js';
 import { healthRoutes } from './infrastructure/health/health.routes.js';
 import { registerIdempotency } from './infrastructure/idempotency/idempotency.hooks.js';

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { Config } from './config.js';
 import type { DialectName } from './db/database.js';
-import { problemSchemas } from './http/responses.js';
-import type { ServiceModule } from './http/service-module.js';
+import { problemSchemas } from './http/vocabulary/responses.js';
+import type { ServiceModule } from './http/vocabulary/service-module.js';
 import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempotency.job.js';
 import type { SecretBox } from './infrastructure/secrets/secret-box.js';
 import type { BulkGovernor } from './jobs/bulk-governor.js';
@@ -13,7 +13,6 @@ import { auditResourceTypeSchema } from './modules/audit/audit.schemas.js';
 import { auditModule } from './modules/audit/index.js';
 import { eventsModule } from './modules/events/index.js';
 import { facilitiesModule } from './modules/facilities/index.js';
-import { freezesModule } from './modules/freezes/index.js';
 import { memberCsvModule } from './modules/members/csv/index.js';
 import { rowValidator } from './modules/members/csv/member-import.validator.js';
 import {
@@ -23,6 +22,7 @@ import {
   IMPORT_POLL_INTERVAL_MS,
   type ImportWorkerSettings,
 } from './modules/members/csv/member-import.worker.js';
+import { freezesModule } from './modules/members/freezes/index.js';
 import { membersModule } from './modules/members/index.js';
 import { plansModule } from './modules/plans/index.js';
 import { policyModule } from './modules/policy/index.js';
@@ -56,7 +56,7 @@ export const MODULES: readonly ServiceModule[] = [
  * routes and other schemas refer to it by its `$id`.
  */
 export function namedSchemas(): readonly TSchema[] {
-  // Made once per process: the validator keeps each schema it was given (src/http/validation.ts), and tests build many apps.
+  // Made once per process: the validator keeps each schema it was given (src/http/pipeline/validation.ts), and tests build many apps.
   allNamedSchemas ??= [
     ...MODULES.flatMap((module) =>
       typeof module.schemas === 'function' ? module.schemas() : module.schemas,

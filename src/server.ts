@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import type { App } from './app.js';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { systemClock } from './core/clock.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createFirstAdminKey } from './infrastructure/api-keys/api-key.service.js';
@@ -129,7 +130,7 @@ async function announceAccess(db: Db, config: Config, log?: (message: string) =>
     if (consoleLine) process.stdout.write(`${consoleLine}\n`);
     return;
   }
-  const secret = config.adminApiKey ? undefined : await createFirstAdminKey(db);
+  const secret = config.adminApiKey ? undefined : await createFirstAdminKey(db, systemClock());
   if (secret) {
     process.stdout.write(
       `\nFirst start: created an admin API key for all facilities. It is shown only this once:\n\n  ${secret}\n\n` +

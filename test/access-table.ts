@@ -53,6 +53,8 @@ export const ACCESS: Record<string, Row> = {
   cancelFreeze: write,
 
   importMembers: write,
+  getMemberImport: read,
+  listMemberImports: read,
   exportMembers: read,
 
   getPolicy: read,

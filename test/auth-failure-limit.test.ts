@@ -8,50 +8,56 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { type App, buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
+import { syncBuiltinESMExports } from 'node:module';
+import { after, before, mock, test } from 'node:test';
+import type { App } from '../src/app.js';
 import { revokeApiKey } from '../src/infrastructure/api-keys/api-key.repository.js';
 import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
+import { appWith } from './app-with.js';
 import { type Api, assertProblem, describeEachDialect, type TestResponse } from './harness.js';
+import { inject } from './inject.js';
 
 const ADMIN_API_KEY = 'test-admin-key-auth-failures';
 const LIMIT = 5;
 const WINDOW_MS = 3_600_000;
+/**
+ * The limit's windows are aligned to the clock: the file's clock (Date) is
+ * stopped in the middle of one, so that no test's failures straddle two.
+ */
+const MID_WINDOW = new Date('2026-03-09T12:30:00.000Z');
+function stopTheClock(apis: ('Date' | 'setTimeout' | 'setInterval')[] = ['Date']): void {
+  mock.timers.enable({ apis, now: MID_WINDOW });
+  // The modules that imported a timer (`import { setTimeout } from 'node:timers/promises'`) get the mocked one.
+  syncBuiltinESMExports();
+}
+function restartTheClock(): void {
+  mock.timers.reset();
+  syncBuiltinESMExports();
+}
+before(() => stopTheClock());
+after(() => restartTheClock());
 
 let addressCounter = 0;
 /** An IPv4 address no other test has used, so each test starts with no failure counted. */
 const newAddress = () => `198.51.100.${++addressCounter}`;
 
-async function send(
+function send(
   app: App,
   from: string,
   secret: string,
   method: 'GET' | 'POST' = 'GET',
   url = '/admin/facilities/1/policy',
 ): Promise<TestResponse> {
-  const response = await app.inject({
+  return inject(app, {
     method,
     url,
     remoteAddress: from,
-    headers: { authorization: `Bearer ${secret}` },
-    ...(method === 'POST' ? { payload: { name: 'Gold' } } : {}),
+    headers: {
+      authorization: `Bearer ${secret}`,
+      ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(method === 'POST' ? { payload: JSON.stringify({ name: 'Gold' }) } : {}),
   });
-  const text = response.body;
-  return {
-    status: response.statusCode,
-    headers: response.headers,
-    body: text ? JSON.parse(text) : undefined,
-    text,
-  };
-}
-
-/** Waits for a fresh window when this one ends within 5 s: failures that straddled two would be counted apart. */
-async function awayFromWindowEnd(): Promise<void> {
-  const left = WINDOW_MS - (Date.now() % WINDOW_MS);
-  if (left < 5000) await sleep(left + 50);
 }
 
 function assertThrottled(response: TestResponse) {
@@ -77,7 +83,6 @@ describeEachDialect(
       const gone = await key('revoked', 'admin');
       await revokeApiKey(api.app.db, gone.key.id, new Date().toISOString());
       revoked = gone.secret;
-      await awayFromWindowEnd();
     });
 
     test(`after ${LIMIT} failed authentications, every request from the address without a valid key of this service is 429 with Retry-After`, async () => {
@@ -163,36 +168,25 @@ describeEachDialect(
   },
 );
 
-async function appWith(overrides: Partial<ReturnType<typeof loadConfig>>, logLines?: string[]) {
-  const database = openDatabase('sqlite::memory:');
-  const config = {
-    ...loadConfig({}),
-    adminApiKey: ADMIN_API_KEY,
-    authFailureWindowMs: WINDOW_MS,
-    ...overrides,
-  };
-  const logger = logLines
-    ? { level: 'warn', stream: { write: (line: string) => logLines.push(line) } }
-    : false;
-  const app = await buildApp(config, { database, logger });
-  after(async () => {
-    await app.close();
-    await database.close();
-  });
-  return app;
+/** An app of its own on SQLite, with ADMIN_API_KEY and the file's window. */
+async function appOf(overrides: Parameters<typeof appWith>[0], logLevel?: 'warn') {
+  const own = await appWith(
+    { adminApiKey: ADMIN_API_KEY, authFailureWindowMs: WINDOW_MS, ...overrides },
+    logLevel === undefined ? {} : { logLevel },
+  );
+  return own;
 }
 
 test('AUTH_FAILURE_LIMIT=0 turns the limit off', async () => {
-  const app = await appWith({ authFailureLimit: 0 });
+  const { app } = await appOf({ authFailureLimit: 0 });
   for (let i = 0; i < 60; i++) assert.equal((await send(app, '203.0.113.1', 'wrong')).status, 401);
   assert.equal((await send(app, '203.0.113.1', ADMIN_API_KEY)).status, 200);
 });
 
 test('with REDIS_URL, failures counted on one instance throttle the address on another', async () => {
   const redis = { redisUrl: 'redis://127.0.0.1:6379', redisKeyPrefix: `fa-test-${randomUUID()}:` };
-  const a = await appWith({ ...redis, authFailureLimit: LIMIT });
-  const b = await appWith({ ...redis, authFailureLimit: LIMIT });
-  await awayFromWindowEnd();
+  const { app: a } = await appOf({ ...redis, authFailureLimit: LIMIT });
+  const { app: b } = await appOf({ ...redis, authFailureLimit: LIMIT });
   const from = '203.0.113.7';
   for (let i = 0; i < LIMIT - 1; i++) assert.equal((await send(a, from, 'wrong')).status, 401);
   assert.equal((await send(b, from, ADMIN_API_KEY)).status, 200, 'b has counted no failure yet');
@@ -203,19 +197,24 @@ test('with REDIS_URL, failures counted on one instance throttle the address on a
   assertThrottled(await send(a, from, ADMIN_API_KEY));
 });
 
-test('with Redis unreachable, failures are counted in the process, without waiting, and warned about once', async () => {
-  const logLines: string[] = [];
-  const app = await appWith({ redisUrl: 'redis://127.0.0.1:1', authFailureLimit: LIMIT }, logLines);
-  await awayFromWindowEnd();
+test('with Redis unreachable, failures are counted in the process, without waiting, and warned about once', {
+  timeout: 60_000,
+}, async () => {
+  const { app, lines } = await appOf({ redisUrl: 'redis://127.0.0.1:1', authFailureLimit: LIMIT }, 'warn');
   const from = '203.0.113.9';
-  for (let i = 0; i < LIMIT; i++) {
-    const started = Date.now();
-    assert.equal((await send(app, from, 'wrong')).status, 401);
-    assert.ok(Date.now() - started < 1000, 'a failure does not wait for the missing Redis');
+  // No timer fires while the failures are answered: one that waited for Redis (a command or
+  // connection timeout, a retry) would never be answered, and the test would time out.
+  restartTheClock();
+  stopTheClock(['Date', 'setTimeout', 'setInterval']);
+  try {
+    for (let i = 0; i < LIMIT; i++) assert.equal((await send(app, from, 'wrong')).status, 401);
+    assertThrottled(await send(app, from, ADMIN_API_KEY));
+  } finally {
+    restartTheClock();
+    stopTheClock();
   }
-  assertThrottled(await send(app, from, ADMIN_API_KEY));
-  const warnings = logLines.filter((line) =>
-    line.includes('redis unavailable; rate limits are counted per process'),
+  const warnings = lines.filter((line) =>
+    line.msg.startsWith('redis unavailable; rate limits are counted per process'),
   );
-  assert.equal(warnings.length, 1, logLines.join(''));
+  assert.equal(warnings.length, 1, JSON.stringify(lines));
 });

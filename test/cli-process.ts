@@ -34,7 +34,8 @@ export function runCli(
       {
         cwd: options.cwd,
         env: { ...env, LOG_LEVEL: 'warn', ...options.env },
-        timeout: options.timeoutMs ?? 60_000,
+        // Stops a command that hangs; generous, since loading the sources takes long on a busy machine.
+        timeout: options.timeoutMs ?? 120_000,
       },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;

@@ -106,7 +106,9 @@ for (const dialect of DIALECTS) {
   });
 }
 
-test('a PostgreSQL password is never printed', { skip: !DIALECTS.includes('postgres') }, async () => {
+test('a PostgreSQL password is never printed', {
+  skip: !DIALECTS.includes('postgres') && 'PostgreSQL is not among TEST_DATABASES',
+}, async () => {
   const result = await runCli(['migrate'], {
     env: { DATABASE_URL: 'postgres://someone:hunter2@127.0.0.1:1/facility_admin' },
   });

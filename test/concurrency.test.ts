@@ -31,6 +31,7 @@ import {
   removeSqliteFiles,
   type TestResponse,
 } from './harness.js';
+import { injectJson } from './inject.js';
 import { type ServiceProcess, startService } from './service-process.js';
 
 const ROUNDS = Number(process.env.CONCURRENCY_ROUNDS ?? 3);
@@ -60,30 +61,8 @@ async function createSharedDatabase(
   };
 }
 
-function parseBody(text: string): unknown {
-  try {
-    return text === '' ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 function injecting(app: App): Instance {
-  return async (method, url, body, headers = {}) => {
-    const withBody = body !== undefined;
-    const response = await app.inject({
-      method,
-      url,
-      headers: withBody ? { 'content-type': 'application/json', ...headers } : headers,
-      ...(withBody ? { payload: JSON.stringify(body) } : {}),
-    });
-    return {
-      status: response.statusCode,
-      headers: response.headers,
-      body: parseBody(response.body),
-      text: response.body,
-    };
-  };
+  return (method, url, body, headers = {}) => injectJson(app, method, url, body, headers);
 }
 
 function overHttp(service: ServiceProcess): Instance {
@@ -96,10 +75,16 @@ function overHttp(service: ServiceProcess): Instance {
       signal: AbortSignal.timeout(30_000),
     });
     const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
     return {
       status: response.status,
       headers: Object.fromEntries(response.headers.entries()),
-      body: parseBody(text),
+      body: parsed,
       text,
     };
   };

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { CONSOLE_DIR } from '../src/http/console.js';
+import { CONSOLE_DIR } from '../src/http/pipeline/console.js';
 import { describeEachDialect } from './harness.js';
 
 if (!existsSync(`${CONSOLE_DIR}index.html`)) {

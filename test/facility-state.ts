@@ -19,6 +19,9 @@ export const FACILITY_TABLES: Record<string, 'facility_id' | { column: string; p
   events: 'facility_id',
   webhook_endpoints: 'facility_id',
   webhook_deliveries: { column: 'endpoint_id', parent: 'webhook_endpoints' },
+  member_imports: 'facility_id',
+  member_import_chunks: { column: 'import_id', parent: 'member_imports' },
+  member_import_writes: { column: 'import_id', parent: 'member_imports' },
 };
 
 export const OTHER_TABLES: Record<string, string> = {

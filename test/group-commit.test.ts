@@ -50,7 +50,9 @@ function memberColumns(facilityId: number, firstName: string) {
   };
 }
 
-describe('SQLite group commit', { skip: !DIALECTS.includes('sqlite') }, () => {
+describe('SQLite group commit', {
+  skip: !DIALECTS.includes('sqlite') && 'SQLite is not among TEST_DATABASES',
+}, () => {
   const file = join(tmpdir(), `facility-admin-group-commit-${process.pid}-${Date.now()}.db`);
   let database: Database;
   /** Another connection: it sees a write only once it is committed. */

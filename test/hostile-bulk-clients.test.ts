@@ -19,9 +19,8 @@ import {
   FACILITY,
   MAX_OWN_MEMORY_MB,
   nonReadingClient,
-  residentMb,
+  othersMeanwhile,
   seed,
-  timedGet,
 } from './hostile-clients.fixtures.js';
 import { buildService, type ServiceProcess, startService } from './service-process.js';
 
@@ -37,21 +36,6 @@ function tricklingUpload(service: ServiceProcess, facility: number): Socket {
   const trickle = setInterval(() => socket.write('Ann\n'), 200);
   socket.on('close', () => clearInterval(trickle));
   return socket;
-}
-
-/** Thirty requests of another client, one after another, sampling the process's own memory between them. */
-async function othersMeanwhile(service: ServiceProcess) {
-  const pid = service.child.pid as number;
-  const running = () => service.child.exitCode === null && service.child.signalCode === null;
-  const answers: { status: number; ms: number }[] = [];
-  let ownMemoryPeak = 0;
-  for (let i = 0; i < 30 && running(); i++) {
-    answers.push(await timedGet(service, `/admin/facilities/${FACILITY}/members?limit=10`));
-    if (running()) ownMemoryPeak = Math.max(ownMemoryPeak, residentMb(pid).anonymous);
-  }
-  assert.equal(service.child.exitCode, null, service.output());
-  assert.equal(service.child.signalCode, null, service.output());
-  return { answers, ownMemoryPeak: Math.max(ownMemoryPeak, residentMb(pid).anonymous) };
 }
 
 before(() => buildService());

@@ -94,16 +94,40 @@ export function residentMb(pid: number): { peak: number; now: number; anonymous:
   return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024, anonymous: kb('RssAnon') / 1024 };
 }
 
+/**
+ * A GET and how long it took (for the log: how fast is the benchmark's to
+ * say); status 0 when it failed, or was not answered within a minute.
+ */
 export async function timedGet(
   service: ServiceProcess,
   path: string,
 ): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   try {
-    const response = await fetch(service.baseUrl + path, { signal: AbortSignal.timeout(5000) });
+    const response = await fetch(service.baseUrl + path, { signal: AbortSignal.timeout(60_000) });
     await response.arrayBuffer();
     return { status: response.status, ms: performance.now() - started };
   } catch {
     return { status: 0, ms: performance.now() - started };
   }
+}
+
+/**
+ * Thirty requests of another client, one after another, while hostile
+ * clients hold the service: their answers, and the process's own memory
+ * sampled between them (/proc keeps no peak of the anonymous part). Fails
+ * when the process has ended.
+ */
+export async function othersMeanwhile(service: ServiceProcess) {
+  const pid = service.child.pid as number;
+  const running = () => service.child.exitCode === null && service.child.signalCode === null;
+  const answers: { status: number; ms: number }[] = [];
+  let ownMemoryPeak = 0;
+  for (let i = 0; i < 30 && running(); i++) {
+    answers.push(await timedGet(service, `/admin/facilities/${FACILITY}/members?limit=10`));
+    if (running()) ownMemoryPeak = Math.max(ownMemoryPeak, residentMb(pid).anonymous);
+  }
+  assert.equal(service.child.exitCode, null, service.output());
+  assert.equal(service.child.signalCode, null, service.output());
+  return { answers, ownMemoryPeak: Math.max(ownMemoryPeak, residentMb(pid).anonymous) };
 }

@@ -14,10 +14,10 @@ import { after, before, describe, test } from 'node:test';
 import { eventually } from './eventually.js';
 import { createTestDatabase, DIALECTS, removeSqliteFiles } from './harness.js';
 import {
-  FACILITY,
   LARGEST_PAGES,
   MAX_OWN_MEMORY_MB,
   nonReadingClient,
+  othersMeanwhile,
   residentMb,
   seed,
   tcpRow,
@@ -192,18 +192,8 @@ for (const dialect of DIALECTS) {
         60_000,
       );
 
-      const answers: { status: number; ms: number }[] = [];
-      // /proc keeps no peak of the anonymous part: it is sampled between requests.
-      let ownMemoryPeak = 0;
-      for (let i = 0; i < 30 && running(); i++) {
-        answers.push(await timedGet(service, `/admin/facilities/${FACILITY}/members?limit=10`));
-        if (running()) ownMemoryPeak = Math.max(ownMemoryPeak, residentMb(pid).anonymous);
-      }
-
-      assert.equal(service.child.exitCode, null, service.output());
-      assert.equal(service.child.signalCode, null, service.output());
+      const { answers, ownMemoryPeak } = await othersMeanwhile(service);
       const memory = residentMb(pid);
-      ownMemoryPeak = Math.max(ownMemoryPeak, memory.anonymous);
       console.log(
         `[${dialect}] own memory (anonymous RSS) at most ${ownMemoryPeak.toFixed(1)} MB; peak RSS ${memory.peak.toFixed(1)} MB ` +
           `(now ${memory.now.toFixed(1)}); others answered in ${answers.map((answer) => answer.ms.toFixed(0)).join(', ')} ms`,

@@ -21,6 +21,7 @@ const NOT_FOUND: Record<string, { code: ErrorCode; unknown: string }> = {
   freeze_id: { code: 'freeze_not_found', unknown: MAX_SAFE },
   endpoint_id: { code: 'webhook_endpoint_not_found', unknown: MAX_SAFE },
   delivery_id: { code: 'delivery_not_found', unknown: MAX_SAFE },
+  import_id: { code: 'import_not_found', unknown: MAX_SAFE },
   key: { code: 'entitlement_not_found', unknown: 'never_set' },
 };
 /** PUT of one entitlement creates the key it names: an unknown key is not an error there. */

@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type App, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
 import { runCli } from './cli-process.js';
+import { eventually } from './eventually.js';
 import { createTestDatabase, DIALECTS, removeSqliteFiles } from './harness.js';
 
 const ADMIN = 'long-polls-admin-key';
@@ -63,14 +63,6 @@ function send(port: number, path: string, secret: string, body?: unknown) {
     return answer;
   });
   return state;
-}
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 function assertRefused(answer: Answer, detail: RegExp) {
@@ -128,7 +120,10 @@ for (const dialect of DIALECTS) {
       const pollers = await keys(30);
       const polls = Array.from({ length: 300 }, (_, i) => send(port, events, pollers[i % 30].secret));
       const ended = () => polls.filter((poll) => poll.answer !== undefined);
-      await waitFor('172 of the 300 polls to be refused (the other 128 wait)', () => ended().length >= 172);
+      await eventually(
+        '172 of the 300 polls to be refused (the other 128 wait)',
+        () => ended().length >= 172,
+      );
       const refused = ended().filter((poll) => poll.answer?.status === 429);
       // Connections past MAX_CONNECTIONS (256) in the burst are closed by Node before any request is read.
       const reset = ended().filter((poll) => poll.answer?.error !== undefined);
@@ -143,7 +138,7 @@ for (const dialect of DIALECTS) {
       assert.equal(ended().length, 172, 'the 128 admitted polls still wait');
       const written = await send(port, policy, ADMIN, { booking_window_days: 21 }).done;
       assert.equal(written.status, 200);
-      await waitFor('the 128 waiting polls to answer with the event', () => ended().length === 300);
+      await eventually('the 128 waiting polls to answer with the event', () => ended().length === 300);
       const answered = polls.filter((poll) => poll.answer?.status === 200);
       assert.equal(answered.length, 128);
       for (const poll of answered)
@@ -160,13 +155,13 @@ for (const dialect of DIALECTS) {
       });
       const [a, b, c] = await keys(3);
       const ofA = [1, 2, 3].map(() => send(port, events, a.secret));
-      await waitFor("one of key a's three polls to be refused", () => ofA.some((poll) => poll.answer));
+      await eventually("one of key a's three polls to be refused", () => ofA.some((poll) => poll.answer));
       assertRefused(
         ofA.find((poll) => poll.answer)?.answer as Answer,
         /already has 2 reads of the feed waiting \(at most 2\)/,
       );
       const ofB = [1, 2, 3].map(() => send(port, events, b.secret));
-      await waitFor("one of key b's three polls to be refused", () => ofB.some((poll) => poll.answer));
+      await eventually("one of key b's three polls to be refused", () => ofB.some((poll) => poll.answer));
       assertRefused(ofB.find((poll) => poll.answer)?.answer as Answer, /at most 2/);
       // Four wait now: half of the 8 connections.
       assertRefused(

@@ -10,6 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Operation } from './api-document.js';
+import { eventually } from './eventually.js';
 import type { Api } from './harness.js';
 
 export interface ExampleContext {
@@ -43,6 +44,37 @@ async function made(context: ExampleContext, method: string, url: string, body?:
   return response.body;
 }
 
+/** A CSV file of one member that no other example has imported. */
+function importFile(): string {
+  const n = next();
+  return `external_id;first_name;email\r\nIMP-${n};Ada;import.${n}@example.com\r\n`;
+}
+
+/**
+ * The job an accepted import answered with (202, its Location), followed
+ * until it has finished and, its last step, given up its uploaded chunks and
+ * its record of rows written: then it writes nothing more.
+ */
+export async function finishedImport(
+  context: ExampleContext,
+  accepted: { headers: Record<string, unknown> },
+): Promise<{ id: number; state: string }> {
+  const location = String(accepted.headers.location);
+  const job = await eventually(`the import ${location} to finish`, async () => {
+    const seen = (await context.api.get(location, context.auth)).body;
+    return seen?.state === 'succeeded' || seen?.state === 'failed' ? seen : undefined;
+  });
+  const { db } = context.api.app;
+  await eventually(`the import ${location} to remove its chunks`, async () => {
+    const left = await Promise.all([
+      db.selectFrom('member_import_chunks').select('seq').where('import_id', '=', job.id).execute(),
+      db.selectFrom('member_import_writes').select('row').where('import_id', '=', job.id).execute(),
+    ]);
+    return left.every((rows) => rows.length === 0);
+  });
+  return job;
+}
+
 /** Today in the app's clock, in UTC (the zone of a facility whose policy was never changed). */
 function today(context: ExampleContext, plusDays = 0): string {
   return new Date(context.api.app.now().getTime() + plusDays * 86_400_000).toISOString().slice(0, 10);
@@ -69,12 +101,28 @@ export const make = {
     });
     return { member, freeze: freeze.id };
   },
-  endpoint: async (context: ExampleContext): Promise<number> =>
+  endpoint: async (context: ExampleContext, fields: { enabled?: boolean } = {}): Promise<number> =>
     (
       await made(context, 'POST', `${base(context)}/webhook-endpoints`, {
         url: `https://hooks.example.com/${next()}`,
+        ...fields,
       })
     ).id,
+  /**
+   * A finished import of one member: finished, so that its job writes nothing
+   * more to the facility while a suite compares what the facility holds.
+   */
+  memberImport: async (context: ExampleContext): Promise<number> => {
+    const url = `${base(context)}/members/import`;
+    const response = await context.api.request('POST', url, importFile(), {
+      ...context.auth,
+      'content-type': 'text/csv',
+    });
+    assert.equal(response.status, 202, `POST ${url}: ${response.text}`);
+    const job = await finishedImport(context, response);
+    assert.equal(job.state, 'succeeded', JSON.stringify(job));
+    return job.id;
+  },
   /** An endpoint and a test ping queued to it (a delivery, pending: no worker runs in a test's app). */
   delivery: async (context: ExampleContext): Promise<{ endpoint: number; delivery: number }> => {
     const endpoint = await make.endpoint(context);
@@ -130,10 +178,12 @@ export const EXAMPLES: Record<string, Example> = {
     return { params: { member_id: member, freeze_id: freeze } };
   },
 
-  // Becomes a background job (202 and a job) with the CSV jobs; its example stays a valid file.
-  importMembers: async () => {
-    const n = next();
-    return { body: `external_id;first_name;email\r\nIMP-${n};Ada;import.${n}@example.com\r\n` };
+  // A job (202): a suite that compares the facility after it follows the job to its end (finishedImport).
+  importMembers: async () => ({ body: importFile() }),
+  getMemberImport: async (context) => ({ params: { import_id: await make.memberImport(context) } }),
+  listMemberImports: async (context) => {
+    await make.memberImport(context);
+    return {};
   },
   exportMembers: async () => ({}),
 
@@ -145,7 +195,10 @@ export const EXAMPLES: Record<string, Example> = {
   createWebhookEndpoint: async () => ({}),
   listWebhookEndpoints: async () => ({}),
   getWebhookEndpoint: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
-  updateWebhookEndpoint: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
+  // The document's example turns an endpoint on: one that is off.
+  updateWebhookEndpoint: async (context) => ({
+    params: { endpoint_id: await make.endpoint(context, { enabled: false }) },
+  }),
   deleteWebhookEndpoint: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
   rotateWebhookSecret: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),
   testWebhookEndpoint: async (context) => ({ params: { endpoint_id: await make.endpoint(context) } }),

@@ -36,6 +36,8 @@ export function buildService(): void {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
 }
+/** How long startService waits for /readyz to answer 200 unless told otherwise. */
+const READY_TIMEOUT_MS = 180_000;
 /** How much of the child's output is kept for error messages. */
 const MAX_OUTPUT_CHARS = 64 * 1024;
 
@@ -56,7 +58,7 @@ export interface ServiceProcess {
  */
 function statusOf(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = get(url, { agent: false, timeout: 2000 }, (response) => {
+    const request = get(url, { agent: false, timeout: 10_000 }, (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode ?? 0));
     });
@@ -131,7 +133,10 @@ export async function startService(
     },
   };
 
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  // How long to give a starting process, not a bound on the service: on a machine busy with other test
+  // runs, starting tsx and the migrations can take a minute and more.
+  const deadline = performance.now() + (options.readyTimeoutMs ?? READY_TIMEOUT_MS);
+  let lastSeen = 'no answer yet';
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(
@@ -139,13 +144,16 @@ export async function startService(
       );
     }
     try {
-      if ((await statusOf(`${service.baseUrl}/readyz`)) === 200) return service;
-    } catch {
-      // Not listening yet.
+      const status = await statusOf(`${service.baseUrl}/readyz`);
+      if (status === 200) return service;
+      lastSeen = `GET /readyz ${status}`;
+    } catch (error) {
+      // Not listening yet, or too busy to answer within the probe's own timeout.
+      lastSeen = (error as Error).message;
     }
-    if (Date.now() > deadline) {
+    if (performance.now() > deadline) {
       await service.kill('SIGKILL');
-      throw new Error(`the service was not ready within the time limit:\n${output}`);
+      throw new Error(`the service was not ready within the time limit (last: ${lastSeen}):\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

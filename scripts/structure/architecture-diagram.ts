@@ -7,7 +7,7 @@ const BEGIN =
 const END = '<!-- end of the structure diagram -->';
 
 /** Folders drawn as a frame around a box per subfolder. */
-const FRAMES = ['src/modules', 'src/infrastructure', 'src/db'];
+const FRAMES = ['src/modules', 'src/infrastructure', 'src/http', 'src/db'];
 /** Frames whose arrows to and from the outside are drawn once, from or to the frame. */
 const ONE_ARROW_FRAMES = ['src/modules', 'src/infrastructure'];
 

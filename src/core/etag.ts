@@ -23,7 +23,7 @@ export function etagOf(
  * writes within one millisecond, or a clock behind another instance's), so
  * that every write gives the row a new version and so a new ETag.
  */
-export function writeTimeAfter(previous: string, now: number = Date.now()): string {
+export function writeTimeAfter(previous: string, now: number): string {
   return new Date(Math.max(now, Date.parse(previous) + 1)).toISOString();
 }
 

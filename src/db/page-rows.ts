@@ -18,7 +18,7 @@ export interface RowSizes {
   /**
    * SQL for bytes that a row's JSON holds at least (its long texts, plus a
    * floor for the rest): a page cut at these bytes is over its budget when
-   * serialized too (src/http/page-reply.ts), and so says that more rows follow.
+   * serialized too (src/http/replies/page-reply.ts), and so says that more rows follow.
    */
   jsonBytesAtLeast: RawBuilder<number>;
   /** What one row can take in memory at most, from the schema's limits. */

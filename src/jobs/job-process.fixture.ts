@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
+import { systemClock } from '../core/clock.js';
 import { openDatabase } from '../db/database.js';
 import { startJobs } from './job-runner.js';
 
@@ -35,6 +36,7 @@ const runner = startJobs(
     },
   ],
   pino({ level: 'silent' }),
+  systemClock,
 );
 process.stdin.resume();
 await new Promise((resolve) => process.stdin.once('end', resolve));

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { eventually } from '../../test/eventually.js';
 import { createTestDatabase, DIALECTS, removeSqliteFiles } from '../../test/harness.js';
+import { systemClock } from '../core/clock.js';
 import { type Database, type Db, openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { type PeriodicJob, startJobs } from './job-runner.js';
@@ -119,7 +120,7 @@ for (const dialect of DIALECTS) {
           return undefined;
         },
       };
-      const runners = instances.map((instance) => startJobs(instance.db, [job], log));
+      const runners = instances.map((instance) => startJobs(instance.db, [job], log, systemClock));
       try {
         await eventually('five runs', () => claims.length >= 5);
       } finally {
@@ -164,6 +165,7 @@ for (const dialect of DIALECTS) {
           },
         ],
         log,
+        systemClock,
       );
       const row = () =>
         instances[1].db
@@ -207,6 +209,7 @@ for (const dialect of DIALECTS) {
           },
         ],
         log,
+        systemClock,
       );
       let claim: Claim;
       try {

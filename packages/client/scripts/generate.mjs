@@ -6,11 +6,13 @@ import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
 const documentUrl = new URL('../../../openapi.json', import.meta.url);
 const outputUrl = new URL('../src/schema.ts', import.meta.url);
 
-// Every component also as a type of its own name (Plan, MemberPage, Problem, …); a field with a default
-// stays optional in a request body (the service fills it in).
+// Every component also as a type of its own name (Plan, MemberPage, Problem, …); every enum also as an
+// array of its values (memberStatusValues, eventTypeValues, …), for a form's choices or a filter's options;
+// a field with a default stays optional in a request body (the service fills it in).
 const ast = await openapiTS(documentUrl, {
   rootTypes: true,
   rootTypesNoSchemaPrefix: true,
+  enumValues: true,
   defaultNonNullable: false,
   silent: true,
 });

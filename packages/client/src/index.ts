@@ -15,7 +15,8 @@ export type { PlanListQuery } from './plans.js';
 export { type ProblemCode, ProblemError } from './problem.js';
 export type { CreateOptions, DeleteOptions, WriteOptions } from './requests.js';
 export type { Versioned } from './results.js';
-export type * from './schema.js';
+// Every schema as a type, and every enum's values as an array (memberStatusValues, …): both from openapi.json.
+export * from './schema.js';
 export type { Fetch, RetryOptions } from './transport.js';
 export {
   type EventFeedQuery,

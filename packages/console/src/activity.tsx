@@ -1,11 +1,14 @@
-import type { AuditEventListQuery } from '@facility-admin/client';
+import {
+  type AuditEventListQuery,
+  auditEventActionValues,
+  auditResourceTypeValues,
+} from '@facility-admin/client';
 import { useState } from 'preact/hooks';
 import { AuditList, useAuditEvents } from './audit';
+import { ListState } from './resource';
 import type { Route } from './router';
-import { Empty, Field, Loading, ProblemNotice, ScreenTitle } from './ui';
+import { Field, ScreenTitle } from './ui';
 
-const TYPES = ['plan', 'entitlements', 'member', 'policy'] as const;
-const ACTIONS = ['create', 'update', 'delete', 'restore', 'hard_delete'] as const;
 const SHOWN_AT_ONCE = 100;
 
 /** The facility's audit trail: every write, who made it and what changed, filterable. */
@@ -32,7 +35,7 @@ export function ActivityScreen(_props: { route: Route }) {
           {(props) => (
             <select {...props} value={type} onChange={(e) => setType(e.currentTarget.value)}>
               <option value="">Any</option>
-              {TYPES.map((t) => (
+              {auditResourceTypeValues.map((t) => (
                 <option key={t}>{t}</option>
               ))}
             </select>
@@ -42,7 +45,7 @@ export function ActivityScreen(_props: { route: Route }) {
           {(props) => (
             <select {...props} value={action} onChange={(e) => setAction(e.currentTarget.value)}>
               <option value="">Any</option>
-              {ACTIONS.map((a) => (
+              {auditEventActionValues.map((a) => (
                 <option key={a}>{a}</option>
               ))}
             </select>
@@ -64,9 +67,7 @@ export function ActivityScreen(_props: { route: Route }) {
           )}
         </Field>
       </search>
-      {events.state === 'error' && <ProblemNotice error={events.error} />}
-      {events.state === 'loading' && !events.data && <Loading what="the activity" />}
-      {events.state === 'ok' && list.length === 0 && <Empty>No activity matches.</Empty>}
+      <ListState load={events} what="the activity" count={events.data?.length} empty="No activity matches." />
       {list.length > 0 && <AuditList events={list.slice(0, shown)} showSubject />}
       {list.length > shown && (
         <button type="button" onClick={() => setShown(shown + SHOWN_AT_ONCE)}>

@@ -2,10 +2,10 @@ import type { AuditEvent, AuditEventListQuery } from '@facility-admin/client';
 import { useState } from 'preact/hooks';
 import { useFacility } from './context';
 import { formatTimestamp, isTimestamp } from './format';
+import { ListState, readAll, useLoad } from './resource';
 import { href } from './router';
-import { Empty, Loading, ProblemNotice, useLoad } from './ui';
 
-const ACTION_WORDS: Record<string, string> = {
+const ACTION_WORDS: Record<AuditEvent['action'], string> = {
   create: 'created',
   update: 'changed',
   delete: 'deleted',
@@ -26,7 +26,8 @@ function subject(event: AuditEvent, facilityId: number) {
   if (event.resource_type === 'entitlements')
     return <a href={href(facilityId, 'plans', id)}>entitlements of plan {id}</a>;
   if (event.resource_type === 'policy') return <a href={href(facilityId, 'policy')}>policy</a>;
-  // No screen of their own: an API key is managed with the command line.
+  // Named, not linked: a freeze has no page of its own (its member's shows it), an API key is managed
+  // with the command line, and a webhook endpoint's page opens for admin keys only.
   return (
     <span>
       {event.resource_type.replace('_', ' ')} {id}
@@ -69,22 +70,18 @@ export function AuditList({ events, showSubject }: { events: AuditEvent[]; showS
 }
 
 /**
- * The audit trail, filtered, newest first: the service lists by id ascending, so
- * the pages are read to the end (bounded) and reversed.
+ * The audit trail, filtered, newest first: the service lists by id ascending,
+ * so the pages are read to the end and reversed. At most 5000 events are read:
+ * a longer history shows its oldest 5000 (the service has no order that starts
+ * from the newest).
  */
 export function useAuditEvents(filter: AuditEventListQuery, deps: unknown[]) {
   const { client, facilityId } = useFacility();
   return useLoad(async () => {
-    const events: AuditEvent[] = [];
-    let cursor: string | undefined;
-    // At most 10 pages of 500: a long history shows its newest 5000 events.
-    for (let page = 0; page < 10; page++) {
-      const answer = await client.auditEvents.list(facilityId, { ...filter, limit: 500, cursor });
-      events.push(...answer.audit_events);
-      if (!answer.next_cursor) break;
-      cursor = answer.next_cursor;
-    }
-    return events.reverse();
+    const pages = client.paginate((cursor) =>
+      client.auditEvents.list(facilityId, { ...filter, limit: 500, cursor }),
+    );
+    return (await readAll(pages, 5000)).reverse();
   }, [facilityId, ...deps]);
 }
 
@@ -104,10 +101,10 @@ export function AuditTimeline({
       : { resource_type: resourceType, resource_id: resourceId };
   const events = useAuditEvents(filter, [resourceType, resourceId]);
   const [all, setAll] = useState(false);
-  if (events.state === 'loading' && !events.data) return <Loading what="the history" />;
-  if (events.state === 'error') return <ProblemNotice error={events.error} />;
   const list = (events.data ?? []).filter((event) => types.includes(event.resource_type));
-  if (list.length === 0) return <Empty>No recorded changes.</Empty>;
+  if (events.state === 'error' || events.data === undefined || list.length === 0) {
+    return <ListState load={events} what="the history" count={list.length} empty="No recorded changes." />;
+  }
   return (
     <>
       <AuditList events={all ? list : list.slice(0, 20)} showSubject={resourceType === 'plan'} />

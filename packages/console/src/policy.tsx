@@ -3,8 +3,10 @@ import { useState } from 'preact/hooks';
 import { useFacility } from './context';
 import { formatTimestamp, moneyInput, parseMoney } from './format';
 import { POLICY_FIELDS as FIELDS } from './policy-fields';
+import { NotLoaded, useResource } from './resource';
 import type { Route } from './router';
-import { Field, fieldErrors, Loading, ProblemNotice, ScreenTitle, useLoad } from './ui';
+import { Field, fieldErrors, ScreenTitle } from './ui';
+import { WriteOutcome } from './write';
 
 type Draft = Record<string, string | boolean>;
 
@@ -25,16 +27,15 @@ function draftOf(policy: Policy): Draft {
 /** The facility policy as one form; only changed fields are sent, with If-Match. */
 export function PolicyScreen(_props: { route: Route }) {
   const { client, facilityId, canWrite, timeZone, reloadPolicy } = useFacility();
-  const loaded = useLoad(() => client.policy.get(facilityId), [facilityId]);
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [error, setError] = useState<unknown>();
-  const [saved, setSaved] = useState(false);
-  if (loaded.state === 'loading' && !loaded.data) return <Loading what="the policy" />;
-  if (loaded.state === 'error' && !loaded.data) return <ProblemNotice error={loaded.error} />;
-  const { data: policy, etag } = loaded.data as { data: Policy; etag: string };
+  const loaded = useResource(() => client.policy.get(facilityId), [facilityId], {
+    onReload: () => setDraft(null),
+  });
+  if (loaded.data === undefined) return <NotLoaded load={loaded} what="the policy" />;
+  const { data: policy, etag } = loaded.data;
   const current = draft ?? draftOf(policy);
   const original = draftOf(policy);
-  const errors = fieldErrors(error);
+  const errors = fieldErrors(loaded.failure);
   const local: Record<string, string> = {};
   const body: Record<string, unknown> = {};
   for (const f of FIELDS) {
@@ -50,25 +51,14 @@ export function PolicyScreen(_props: { route: Route }) {
       else body[f.name] = minor;
     } else body[f.name] = String(value).trim();
   }
-  const reload = () => {
-    setDraft(null);
-    setError(undefined);
-    loaded.reload();
-  };
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (Object.keys(local).length > 0) return;
-    setError(undefined);
-    try {
+  const submit = loaded.submit(
+    async () => {
       await client.policy.update(facilityId, body as PolicyUpdate, { ifMatch: etag });
-      setDraft(null);
-      setSaved(true);
-      loaded.reload();
+      // The shell's copy too: times and money on every screen follow the policy.
       reloadPolicy();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+    },
+    { notice: 'Policy saved.', blocked: Object.keys(local).length > 0 },
+  );
   return (
     <section>
       <ScreenTitle>Policy</ScreenTitle>
@@ -101,25 +91,17 @@ export function PolicyScreen(_props: { route: Route }) {
                     name={f.name}
                     inputMode={f.kind === 'text' ? undefined : f.kind === 'money' ? 'decimal' : 'numeric'}
                     value={String(current[f.name])}
-                    onInput={(e) => {
-                      setSaved(false);
-                      setDraft({ ...current, [f.name]: e.currentTarget.value });
-                    }}
+                    onInput={(e) => setDraft({ ...current, [f.name]: e.currentTarget.value })}
                   />
                 )
               }
             </Field>
           ))}
         </fieldset>
-        {error !== undefined && <ProblemNotice error={error} onReload={reload} />}
-        {saved && !draft && (
-          <p class="notice ok" role="status">
-            Policy saved.
-          </p>
-        )}
+        <WriteOutcome write={loaded} onReload={loaded.reload} notice={!draft} />
         {canWrite && (
           <div class="actions">
-            <button type="button" disabled={!draft} onClick={reload}>
+            <button type="button" disabled={!draft} onClick={loaded.reload}>
               Discard changes
             </button>
             <button type="submit" class="primary" disabled={Object.keys(body).length === 0}>

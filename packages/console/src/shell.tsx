@@ -8,8 +8,8 @@ import { ImportExportScreen } from './import-export/screen';
 import { MembersScreen } from './members/screen';
 import { PlansScreen } from './plans/screen';
 import { PolicyScreen } from './policy';
+import { useLoad } from './resource';
 import { href, type Route } from './router';
-import { useLoad } from './ui';
 import { WebhooksScreen } from './webhooks/screen';
 
 /**

@@ -1,30 +1,21 @@
 import { useState } from 'preact/hooks';
 import { ProblemError, type SignedIn, signIn, storeKey } from './api';
 import { Field, ProblemNotice } from './ui';
+import { useWrite } from './write';
 
 /** Sign-in with an API key: checked with the service, then kept in this tab's sessionStorage only. */
 export function SignIn({ error, onSignedIn }: { error?: unknown; onSignedIn: (who: SignedIn) => void }) {
   const [key, setKey] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>(error);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const who = await signIn(key.trim());
-      storeKey(key.trim());
-      onSignedIn(who);
-    } catch (caught) {
-      setFailure(caught);
-      setBusy(false);
-    }
-  };
+  const { busy, failure, submit } = useWrite(error);
+  const send = submit(async () => {
+    const who = await signIn(key.trim());
+    storeKey(key.trim());
+    onSignedIn(who);
+  });
   const invalidKey = failure instanceof ProblemError && failure.status === 401;
   return (
     <main class="centered signin">
-      <form onSubmit={submit} class="card" aria-labelledby="signin-title">
+      <form onSubmit={send} class="card" aria-labelledby="signin-title">
         <h1 id="signin-title">facility-admin console</h1>
         <p class="muted">
           Sign in with an API key: the one printed on the service's first start, or one made with{' '}

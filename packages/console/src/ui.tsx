@@ -1,30 +1,8 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 import { ProblemError } from './api';
-
-export type Load<T> =
-  | { state: 'loading'; data?: T }
-  | { state: 'ok'; data: T }
-  | { state: 'error'; error: unknown; data?: T };
-
-/** Runs `load` when `deps` change; `reload` runs it again. A late answer to an old request is dropped. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Load<T> & { reload: () => void } {
-  const [state, setState] = useState<Load<T>>({ state: 'loading' });
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    let current = true;
-    setState((previous) => ({ state: 'loading', data: previous.data }));
-    load().then(
-      (data) => current && setState({ state: 'ok', data }),
-      (error) => current && setState({ state: 'error', error }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [...deps, round]);
-  const reload = useCallback(() => setRound((n) => n + 1), []);
-  return { ...state, reload };
-}
+import { useFacility } from './context';
+import { href } from './router';
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -65,6 +43,11 @@ export function ProblemNotice({ error, onReload }: { error: unknown; onReload?: 
       {problem?.requestId && <p class="muted small">Request id {problem.requestId}</p>}
     </div>
   );
+}
+
+/** Instead of a screen that only writes (a create form), for a key that may only read. */
+export function ReadOnlyKey() {
+  return <ProblemNotice error={new Error('This API key may only read.')} />;
 }
 
 /** The field errors of a validation problem, by field name ("/email" and "email" alike). */
@@ -128,47 +111,36 @@ export function ScreenTitle({ children }: { children: ComponentChildren }) {
   );
 }
 
-interface ConfirmProps {
-  title: string;
-  children: ComponentChildren;
-  confirmLabel: string;
-  /** The words of the button that backs out ("Cancel"; "Keep it" when the action itself cancels). */
-  cancelLabel?: string;
-  danger?: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
+/** The way back from a page to its list (Plans /). */
+export function Crumbs({ list, label }: { list: string; label: string }) {
+  const { facilityId } = useFacility();
+  return (
+    <p class="crumbs">
+      <a href={href(facilityId, list)}>{label}</a> /
+    </p>
+  );
 }
 
-/** A modal question: the native dialog keeps focus inside, Escape cancels, focus goes back where it was. */
-export function ConfirmDialog({
+/** One resource's page head: the way back to its list, its name, and its state beside it. */
+export function ResourceHead({
+  list,
+  label,
   title,
   children,
-  confirmLabel,
-  cancelLabel = 'Cancel',
-  danger,
-  onConfirm,
-  onCancel,
-}: ConfirmProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    ref.current?.showModal();
-    return () => opener?.focus();
-  }, []);
+}: {
+  list: string;
+  label: string;
+  title: ComponentChildren;
+  children: ComponentChildren;
+}) {
   return (
-    <dialog ref={ref} aria-labelledby={titleId} onCancel={onCancel} class="dialog">
-      <h2 id={titleId}>{title}</h2>
-      <div>{children}</div>
-      <div class="actions">
-        <button type="button" onClick={onCancel}>
-          {cancelLabel}
-        </button>
-        <button type="button" class={danger ? 'danger' : 'primary'} onClick={onConfirm}>
-          {confirmLabel}
-        </button>
+    <>
+      <Crumbs list={list} label={label} />
+      <div class="screen-head">
+        <ScreenTitle>{title}</ScreenTitle>
+        {children}
       </div>
-    </dialog>
+    </>
   );
 }
 

@@ -1,4 +1,5 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { systemClock } from '../../core/clock.js';
 import { keyPrincipal, type Principal } from '../../core/principal.js';
 import { commandLineWriteContext, systemWriteContext, type WriteContext } from '../../core/write-context.js';
 import type { ChangeCounter } from '../../db/change-counter.js';
@@ -34,10 +35,10 @@ export function isWellFormedSecret(secret: string): boolean {
 export async function createApiKey(
   db: Db,
   input: { name: string; role: ApiKey['role']; facilityIds: ApiKey['facilityIds'] },
-  context: WriteContext = commandLineWriteContext(new Date()),
+  context: WriteContext = commandLineWriteContext(systemClock()),
 ): Promise<{ secret: string; key: ApiKey }> {
   const secret = `fa_${randomBytes(32).toString('base64url')}`;
-  const createdAt = (context.now ?? new Date()).toISOString();
+  const createdAt = context.now.toISOString();
   const key = await inWriteTransaction(db, async (trx) => {
     const inserted = await insertApiKey(trx, { ...input, createdAt }, hashSecret(secret));
     journalKeyChange(trx, context, { action: 'create', before: null, after: inserted });
@@ -50,9 +51,9 @@ export async function createApiKey(
 export async function revokeKey(
   db: Db,
   id: number,
-  context: WriteContext = commandLineWriteContext(new Date()),
+  context: WriteContext = commandLineWriteContext(systemClock()),
 ): Promise<boolean> {
-  const revokedAt = (context.now ?? new Date()).toISOString();
+  const revokedAt = context.now.toISOString();
   return inWriteTransaction(db, async (trx) => {
     const before = await findApiKeyById(trx, id);
     if (!before || before.revokedAt !== null || !(await revokeApiKey(trx, id, revokedAt))) return false;
@@ -62,12 +63,12 @@ export async function revokeKey(
 }
 
 /** Creates the first admin key when the database has none; returns its secret, shown once. */
-export async function createFirstAdminKey(db: Db): Promise<string | undefined> {
+export async function createFirstAdminKey(db: Db, now: Date): Promise<string | undefined> {
   if ((await countApiKeys(db)) > 0) return undefined;
   const { secret } = await createApiKey(
     db,
     { name: 'initial admin', role: 'admin', facilityIds: 'all' },
-    systemWriteContext(new Date()),
+    systemWriteContext(now),
   );
   return secret;
 }
@@ -122,7 +123,7 @@ export function createKeyVerifier(
   const principalFor = (secret: string): Principal | undefined | Promise<Principal | undefined> => {
     const generation = changes.generation();
     const known = verified.get(secret);
-    const now = Date.now();
+    const now = performance.now();
     if (known !== undefined && known.generation === generation && now < known.until) return known.principal;
     if (!isWellFormedSecret(secret) && adminSecretHash === undefined) return undefined;
     const presentedHash = hashSecret(secret);
@@ -182,3 +183,5 @@ export async function listApiKeysAfter(
   }
   return kept.slice(0, rows);
 }
+
+export type { ApiKey };

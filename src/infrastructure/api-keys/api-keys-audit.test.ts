@@ -112,7 +112,7 @@ for (const dialect of DIALECTS) {
 
     test('the first start’s admin key is audited with actor system, for the whole service', async () => {
       await app.db.deleteFrom('api_keys').execute();
-      assert.ok(await createFirstAdminKey(app.db));
+      assert.ok(await createFirstAdminKey(app.db, app.now()));
       const [entry] = (await trail(1)).filter((e) => e.changes.name?.after === 'initial admin');
       assert.deepEqual(
         [entry.facility_id, entry.action, entry.api_key_id, entry.api_key_name],

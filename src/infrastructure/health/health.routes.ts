@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { AppError } from '../../core/errors.js';
 import { isMigrated } from '../../db/migrate.js';
-import { problemRef, problemResponsesBeforeRouting } from '../../http/responses.js';
+import { problemRef, problemResponsesBeforeRouting } from '../../http/vocabulary/responses.js';
 
 const Health = Type.Object(
   { status: Type.Literal('ok') },

@@ -25,7 +25,7 @@ describeEachDialect('idempotency keys: the purge', (api) => {
       .where('idempotency_key', '=', old['idempotency-key'])
       .execute();
 
-    assert.deepEqual(await purgeExpiredIdempotencyKeys.run(api.app.db), { removed: 1 });
+    assert.deepEqual(await purgeExpiredIdempotencyKeys.run(api.app.db, api.app.now), { removed: 1 });
 
     const reused = await api.post(url, plan('Platinum'), old);
     assert.equal(reused.status, 201, reused.text);

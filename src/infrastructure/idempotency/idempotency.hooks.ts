@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import type { Executor } from '../../db/database.js';
-import { collectionPathOf } from '../../http/write-request.js';
+import { collectionPathOf } from '../../http/replies/write-request.js';
 import { canonicalJson } from './canonical-json.js';
 import {
   claimIdempotencyKey,
@@ -55,7 +56,7 @@ declare module 'fastify' {
   }
 }
 
-function claimFor(scope: string, key: string, maxResponseBytes: number): IdempotencyClaim {
+function claimFor(scope: string, key: string, maxResponseBytes: number, now: Clock): IdempotencyClaim {
   return {
     scope,
     key,
@@ -63,7 +64,7 @@ function claimFor(scope: string, key: string, maxResponseBytes: number): Idempot
     async store(trx, answer) {
       // Never true for a created resource (its schema keeps it near 16 KB): left to storeAnswer, which releases.
       if (Buffer.byteLength(answer.body) > maxResponseBytes) return;
-      await completeIdempotencyKey(trx, scope, key, { ...answer, now: new Date().toISOString() });
+      await completeIdempotencyKey(trx, scope, key, { ...answer, now: now().toISOString() });
       this.stored = true;
     },
   };
@@ -89,9 +90,9 @@ export function registerIdempotency(app: FastifyInstance, limits: { maxResponseB
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) return;
     const scope = scopeOf(request);
     const requestHash = hashRequest(request);
-    const now = new Date();
+    const now = app.now();
     if (await claimIdempotencyKey(app.db, { scope, key, requestHash, now: now.toISOString() })) {
-      request.idempotency = claimFor(scope, key, limits.maxResponseBytes);
+      request.idempotency = claimFor(scope, key, limits.maxResponseBytes, app.now);
       return;
     }
     const existing = await findIdempotencyRecord(app.db, scope, key);
@@ -100,14 +101,14 @@ export function registerIdempotency(app: FastifyInstance, limits: { maxResponseB
       ? await reclaimIdempotencyKey(app.db, existing, { requestHash, now: now.toISOString() })
       : await claimIdempotencyKey(app.db, { scope, key, requestHash, now: now.toISOString() });
     if (!claimed) throw inProgress();
-    request.idempotency = claimFor(scope, key, limits.maxResponseBytes);
+    request.idempotency = claimFor(scope, key, limits.maxResponseBytes, app.now);
   };
 
   const storeAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = null;
-    // A large answer arrives encoded already (src/http/client-limits.ts).
+    // A large answer arrives encoded already (src/http/pipeline/client-limits.ts).
     const encoded = Buffer.isBuffer(payload) ? payload : undefined;
     const body = typeof payload === 'string' ? payload : (encoded?.toString('utf8') ?? '');
     const bytes = encoded?.length ?? Buffer.byteLength(body);
@@ -122,7 +123,7 @@ export function registerIdempotency(app: FastifyInstance, limits: { maxResponseB
         body,
         location: typeof location === 'string' ? location : null,
         etag: typeof etag === 'string' ? etag : null,
-        now: new Date().toISOString(),
+        now: app.now().toISOString(),
       });
     }
     return payload;
@@ -181,7 +182,7 @@ export async function isRetryOfRememberedRequest(db: Executor, request: FastifyR
   const key = request.headers['idempotency-key'];
   if (typeof key !== 'string' || !KEY_PATTERN.test(key)) return false;
   const record = await findIdempotencyRecord(db, scopeOf(request), key);
-  return record !== undefined && !isStale(record, new Date());
+  return record !== undefined && !isStale(record, request.server.now());
 }
 
 function isStale(record: IdempotencyRecord, now: Date): boolean {

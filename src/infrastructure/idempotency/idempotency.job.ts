@@ -6,7 +6,10 @@ import { purgeIdempotencyKeysBefore } from './idempotency.repository.js';
 export const purgeExpiredIdempotencyKeys: PeriodicJob = {
   name: 'idempotency-keys-purge',
   everyMs: 10 * 60 * 1000,
-  run: async (db) => ({
-    removed: await purgeIdempotencyKeysBefore(db, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString()),
+  run: async (db, now) => ({
+    removed: await purgeIdempotencyKeysBefore(
+      db,
+      new Date(now().getTime() - IDEMPOTENCY_WINDOW_MS).toISOString(),
+    ),
   }),
 };

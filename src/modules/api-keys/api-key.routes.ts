@@ -4,12 +4,12 @@ import { AppError } from '../../core/errors.js';
 import { readPageRequest } from '../../core/paging.js';
 import type { Principal } from '../../core/principal.js';
 import type { Role } from '../../core/roles.js';
-import { sendPage } from '../../http/page-reply.js';
-import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
-import { NoContent, PagingQuery, Ref } from '../../http/schemas.js';
-import { locationOf, writeContextOf } from '../../http/write-request.js';
-import type { ApiKey } from '../../infrastructure/api-keys/api-key.repository.js';
+import { sendPage } from '../../http/replies/page-reply.js';
+import { replyWithResource } from '../../http/replies/resource-reply.js';
+import { locationOf, writeContextOf } from '../../http/replies/write-request.js';
+import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/vocabulary/responses.js';
+import { NoContent, PagingQuery, Ref } from '../../http/vocabulary/schemas.js';
+import type { ApiKey } from '../../infrastructure/api-keys/api-key.service.js';
 import {
   createApiKey,
   findApiKey,

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
-import { Role } from '../../http/people-schemas.js';
-import { Id, ListResponse, Nullable, Ref, Timestamp } from '../../http/schemas.js';
+import { Role } from '../../http/vocabulary/people-schemas.js';
+import { Id, ListResponse, Nullable, Ref, Timestamp } from '../../http/vocabulary/schemas.js';
 
 const apiKeyExample = {
   id: 3,

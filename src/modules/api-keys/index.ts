@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import './api-key.problems.js';
 import { apiKeyRoutes } from './api-key.routes.js';
 import { ApiKeyCreate, ApiKeyList, ApiKeyResource } from './api-key.schemas.js';

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidField } from '../../core/errors.js';
 import { readPageRequest } from '../../core/paging.js';
-import { sendPage } from '../../http/page-reply.js';
-import { problemResponses } from '../../http/responses.js';
-import { FacilityParams, Ref } from '../../http/schemas.js';
+import { sendPage } from '../../http/replies/page-reply.js';
+import { problemResponses } from '../../http/vocabulary/responses.js';
+import { FacilityParams, Ref } from '../../http/vocabulary/schemas.js';
 import { listAuditEvents } from './audit.repository.js';
-import { AuditEventList, AuditEventListQuery, auditEventRepresentation } from './audit.schemas.js';
+import { AuditEventListQuery, AuditEventPage, auditEventRepresentation } from './audit.schemas.js';
 
 /** Read-only: nothing in the audit trail can be changed through the API. */
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -23,7 +23,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: FacilityParams,
         querystring: AuditEventListQuery,
         response: {
-          200: { ...Ref(AuditEventList), description: 'One page of audit events' },
+          200: { ...Ref(AuditEventPage), description: 'One page of audit events' },
           ...problemResponses(),
         },
       },

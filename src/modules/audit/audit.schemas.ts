@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
-import { Actor } from '../../http/people-schemas.js';
+import { Actor } from '../../http/vocabulary/people-schemas.js';
 import {
   Id,
   ListResponse,
@@ -10,7 +10,7 @@ import {
   Ref,
   StringEnum,
   Timestamp,
-} from '../../http/schemas.js';
+} from '../../http/vocabulary/schemas.js';
 
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'restore', 'hard_delete'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -73,8 +73,8 @@ export const AuditEvent = Type.Object(
     }),
     resource_id: Type.String({
       description:
-        'The plan, member, freeze, API key or webhook endpoint id; the plan id for entitlements; the facility ' +
-        'id for the policy',
+        'The plan, member, freeze, API key, webhook endpoint or webhook delivery id; the plan id for ' +
+        'entitlements; the facility id for the policy',
     }),
     action: StringEnum(AUDIT_ACTIONS),
     api_key_id: Nullable(Type.Integer({ minimum: 0 }), {
@@ -116,7 +116,7 @@ export const AuditEventListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const AuditEventList = ListResponse('audit_events', AuditEvent, {
+export const AuditEventPage = ListResponse('audit_events', AuditEvent, {
   $id: 'AuditEventPage',
   examples: [{ audit_events: [auditEventExample], next_cursor: 'aWQ6MTE4' }],
 });

@@ -1,10 +1,10 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import { auditRoutes } from './audit.routes.js';
-import { AuditEvent, AuditEventList } from './audit.schemas.js';
+import { AuditEvent, AuditEventPage } from './audit.schemas.js';
 
 /** The audit trail of a facility: every write, who made it and what changed. */
 export const auditModule: ServiceModule = {
   name: 'audit',
   routes: [auditRoutes],
-  schemas: [AuditEvent, AuditEventList],
+  schemas: [AuditEvent, AuditEventPage],
 };

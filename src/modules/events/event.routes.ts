@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { invalidField } from '../../core/errors.js';
-import { longRequestSlots } from '../../http/long-requests.js';
-import { problemResponses } from '../../http/responses.js';
-import { FacilityParams } from '../../http/schemas.js';
+import { longRequestSlots } from '../../http/pipeline/long-requests.js';
+import { problemResponses } from '../../http/vocabulary/responses.js';
+import { FacilityParams } from '../../http/vocabulary/schemas.js';
 import { eventJson } from '../../journal/event-json.js';
 import { eventTypes } from '../../journal/event-types.js';
 import { EventFeedQuery, MAX_WAIT_SECONDS } from './event.schemas.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { NullableRef } from '../../http/people-schemas.js';
-import { Id, StringEnum, Timestamp } from '../../http/schemas.js';
+import { NullableRef } from '../../http/vocabulary/people-schemas.js';
+import { Id, StringEnum, Timestamp } from '../../http/vocabulary/schemas.js';
 import { eventExamples, eventTypes } from '../../journal/event-types.js';
 
 /**

@@ -27,12 +27,12 @@ export async function readFeedPage(
   waitMs: number,
   stop?: AbortSignal,
 ): Promise<FeedPage> {
-  const deadline = Date.now() + waitMs;
+  const deadline = performance.now() + waitMs;
   for (;;) {
     const seen = watcher.version(filter.facilityId);
     const events = await readFeed(db, filter);
     if (events.length > 0) return { events, next: { id: events[events.length - 1].id } };
-    const left = deadline - Date.now();
+    const left = deadline - performance.now();
     if (left <= 0 || stop?.aborted) return { events, next: filter.after };
     await watcher.changedSince(filter.facilityId, seen, left, stop);
   }

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeEachDialect, testClock } from '../../../test/harness.js';
+import { runSchedule } from '../members/member-schedule.fixtures.js';
 
 const f = (facility: number) => `/admin/facilities/${facility}`;
 const clock = testClock('2026-03-01T12:00:00Z');
@@ -22,6 +23,7 @@ describeEachDialect(
       const freeze = await api.post(freezes, { starts_on: '2026-03-02', ends_on: '2026-03-10' });
       assert.equal(freeze.status, 201, freeze.text);
       clock.set('2026-03-03T12:00:00Z');
+      await runSchedule(api.app);
       assert.equal((await api.get(`${f(facility)}/members/${member.body.id}`)).body.status, 'frozen');
       assert.equal((await api.delete(`${freezes}/${freeze.body.id}`)).status, 204);
       const events = await types(facility);

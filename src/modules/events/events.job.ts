@@ -8,8 +8,8 @@ export function pruneOldEvents(retentionDays: number): PeriodicJob {
   return {
     name: 'events-prune',
     everyMs: 60 * 60 * 1000,
-    run: async (db) => ({
-      removed: await pruneEventsBefore(db, new Date(Date.now() - retentionDays * DAY_MS).toISOString()),
+    run: async (db, now) => ({
+      removed: await pruneEventsBefore(db, new Date(now().getTime() - retentionDays * DAY_MS).toISOString()),
     }),
   };
 }

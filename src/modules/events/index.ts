@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import { eventRoutes } from './event.routes.js';
 import { eventSchemas } from './event.schemas.js';
 import { pruneOldEvents } from './events.job.js';

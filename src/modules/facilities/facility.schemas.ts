@@ -9,7 +9,7 @@ import {
   PagingQuery,
   StringEnum,
   Timestamp,
-} from '../../http/schemas.js';
+} from '../../http/vocabulary/schemas.js';
 import {
   facilityCreateExample,
   facilityExample,

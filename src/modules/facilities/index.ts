@@ -1,4 +1,4 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import './facility.events.js';
 import './facility.problems.js';
 import { facilityRoutes } from './facility.routes.js';

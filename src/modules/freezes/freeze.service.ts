@@ -1,138 +1,114 @@
-import { AppError } from '../../core/errors.js';
 import type { WriteContext } from '../../core/write-context.js';
-import type { Db } from '../../db/database.js';
-import type { PageRead } from '../../db/page-rows.js';
-import { type WriteTarget, writeExisting } from '../../journal/write-path.js';
-import { findMemberById, type MemberRecord } from '../members/member.repository.js';
-import { memberNotFound, settleDueMember } from '../members/member-read.service.js';
-import { type PolicySettings, readPolicySettings, todayIn } from '../policy/policy.service.js';
-import { assertNoOverlap, assertWithinYearlyLimit } from '../schedule/freeze-days.js';
-import {
-  type FreezeRow,
-  insertFreeze,
-  listFreezesOfMember,
-  updateFreeze,
-} from '../schedule/schedule.repository.js';
-import { auditFreeze, settleMember } from '../schedule/schedule.service.js';
-import { listFreezesPage } from './freeze.repository.js';
-import { assertFreezeCount, assertFreezeDates, assertMemberFreezable } from './freeze.rules.js';
-import type { FreezeCreate } from './freeze.schemas.js';
-import '../members/member.problems.js';
-import '../schedule/freeze.problems.js';
-import '../schedule/freeze.events.js';
+import type { Executor } from '../../db/database.js';
+import { journalChange } from '../../journal/journal.js';
+import { type FreezeRow, insertFreeze, listFreezesOfMember, updateFreeze } from './freeze.repository.js';
+import { assertNoOverlap, assertWithinYearlyLimit } from './freeze.rules.js';
+import './freeze.events.js';
+import './freeze.problems.js';
 
+export { listFreezesOfMember, listFreezesPage } from './freeze.repository.js';
 /**
- * What a write of a member's freezes changes: the member, locked, with what
- * is due already applied, and the facility's policy and today. A freeze has
- * no ETag of its own: If-Match does not apply.
+ * A member's freezes as other modules read and change them: the members
+ * module (status moves, the schedule, imports) and the freezes API
+ * (src/modules/members/freezes/). Every change of a freeze row goes through
+ * here, with its journal entry. The caller holds the member's lock.
  */
-function freezesOf(facilityId: number, memberId: number, now: Date): WriteTarget<SettledMemberOfFreezes> {
-  return {
-    lock: async (trx) => {
-      const policy = await readPolicySettings(trx, facilityId);
-      const found = await findMemberById(trx, facilityId, memberId, { lock: true });
-      if (!found) return undefined;
-      const member = await settleMember(trx, found, policy.timezone, now);
-      return { member, policy, today: todayIn(policy.timezone, now) };
-    },
-    notFound: () => memberNotFound(facilityId, memberId),
-  };
-}
+export type { FreezeRow };
 
-interface SettledMemberOfFreezes {
-  member: MemberRecord;
-  policy: PolicySettings;
-  today: string;
-}
-
-/**
- * Plans a freeze. The dates are checked first (400), then the policy
- * (`allow_freeze`), the member's status, overlaps with the member's other
- * freezes and the yearly limit. A freeze that starts today freezes the
- * member at once.
- */
-export async function createFreeze(
-  db: Db,
+/** Stores a new freeze and journals it. */
+export async function addFreeze(
+  trx: Executor,
   context: WriteContext,
-  facilityId: number,
-  memberId: number,
-  body: FreezeCreate,
+  values: Omit<FreezeRow, 'id' | 'cancelled_at'>,
 ): Promise<FreezeRow> {
-  const target = freezesOf(facilityId, memberId, context.now);
-  return writeExisting(db, context, target, async ({ trx, now }, { member, policy, today }) => {
-    assertFreezeDates(body, today);
-    if (!policy.allow_freeze) {
-      throw new AppError('freeze_not_allowed', "This facility's policy does not allow freezing memberships");
-    }
-    assertMemberFreezable(member.status);
-    const freezes = await listFreezesOfMember(trx, memberId);
-    assertFreezeCount(freezes);
-    const span = { starts_on: body.starts_on, ends_on: body.ends_on };
-    assertNoOverlap(span, freezes);
-    assertWithinYearlyLimit(span, freezes, today, policy.max_freeze_days_per_year);
-    const freeze = await insertFreeze(trx, {
-      facility_id: facilityId,
-      member_id: memberId,
-      ...span,
-      reason: body.reason ?? null,
-      state: 'scheduled',
-      created_at: now.toISOString(),
-    });
-    await auditFreeze(trx, context, null, freeze);
-    await settleMember(trx, member, policy.timezone, now);
-    return freeze;
+  const freeze = await insertFreeze(trx, values);
+  journalFreeze(trx, context, null, freeze);
+  return freeze;
+}
+
+/** Stores what changed of a freeze (its state, end or cancellation) and journals it. */
+export async function changeFreeze(
+  trx: Executor,
+  context: WriteContext,
+  before: FreezeRow,
+  after: FreezeRow,
+): Promise<void> {
+  await updateFreeze(trx, after);
+  journalFreeze(trx, context, before, after);
+}
+
+/**
+ * A PATCH to `frozen` freezes the member open-ended from today, and is
+ * refused only by the yearly limit: `allowed_transitions`, which reads no
+ * freezes, offers it (docs/decisions.md, "A PATCH to frozen").
+ * - A freeze that ended today (a PATCH back to `active`, a removal) is
+ *   under way again, open-ended: frozen, unfrozen and frozen again on one
+ *   day is one freeze, which counts no more days than it did.
+ * - Freezes planned later stay planned: the open-ended freeze ends the day
+ *   before the first of them starts (members/member-schedule.ts), so the
+ *   member is frozen throughout. It counts toward the yearly limit as every
+ *   open-ended freeze does: to today.
+ */
+export async function openFreezeOfStatusMove(
+  trx: Executor,
+  context: WriteContext,
+  member: { id: number; facility_id: number },
+  today: string,
+  maxDaysPerYear: number,
+): Promise<void> {
+  const freezes = await listFreezesOfMember(trx, member.id);
+  // An active member's freezes that count have ended (today at the latest) or are planned after today.
+  const endedToday = freezes.find((f) => f.state === 'ended' && f.ends_on === today);
+  const others = freezes.filter((f) => f !== endedToday && !(f.state === 'scheduled' && f.starts_on > today));
+  if (endedToday) {
+    const reopened: FreezeRow = { ...endedToday, state: 'under_way', ends_on: null, cancelled_at: null };
+    assertNoOverlap(reopened, others);
+    await changeFreeze(trx, context, endedToday, reopened);
+    return;
+  }
+  const span = { starts_on: today, ends_on: null };
+  assertNoOverlap(span, others);
+  assertWithinYearlyLimit(span, freezes, today, maxDaysPerYear);
+  await addFreeze(trx, context, {
+    facility_id: member.facility_id,
+    member_id: member.id,
+    ...span,
+    reason: null,
+    state: 'under_way',
+    created_at: context.now.toISOString(),
   });
 }
 
-/** A member's freezes by id, after what is due is applied. */
-export async function listFreezesOfMemberPage(
-  db: Db,
-  facilityId: number,
+/** A PATCH from `frozen` (or a removal) ends the freeze under way today (open-ended or dated). */
+export async function endFreezeOfStatusMove(
+  trx: Executor,
+  context: WriteContext,
   memberId: number,
-  page: PageRead,
-  now: Date,
-): Promise<FreezeRow[]> {
-  const [member, policy] = await Promise.all([
-    findMemberById(db, facilityId, memberId),
-    readPolicySettings(db, facilityId),
-  ]);
-  if (!member) throw memberNotFound(facilityId, memberId);
-  if (member.next_change_on !== null && member.next_change_on <= todayIn(policy.timezone, now)) {
-    await settleDueMember(db, facilityId, memberId, now);
+  today: string,
+): Promise<void> {
+  for (const freeze of await listFreezesOfMember(trx, memberId)) {
+    if (freeze.state !== 'under_way') continue;
+    const ended: FreezeRow = {
+      ...freeze,
+      state: 'ended',
+      ends_on: freeze.ends_on === null || freeze.ends_on > today ? today : freeze.ends_on,
+    };
+    await changeFreeze(trx, context, freeze, ended);
   }
-  return listFreezesPage(db, memberId, page.afterId, page.rows);
 }
 
-/**
- * Cancels a freeze: a planned one never starts; one under way ends today
- * (the member is active again tomorrow; a PATCH to `active` returns it at
- * once). Cancelling again changes nothing; a freeze that has ended is 409.
- */
-export async function cancelFreeze(
-  db: Db,
+function journalFreeze(
+  trx: Executor,
   context: WriteContext,
-  facilityId: number,
-  memberId: number,
-  freezeId: number,
-): Promise<void> {
-  const target = freezesOf(facilityId, memberId, context.now);
-  await writeExisting(db, context, target, async ({ trx, now }, { member, policy, today }) => {
-    const freeze = (await listFreezesOfMember(trx, memberId)).find((f) => f.id === freezeId);
-    if (!freeze) {
-      throw new AppError('freeze_not_found', `Member ${memberId} has no freeze with id ${freezeId}`);
-    }
-    if (freeze.cancelled_at !== null) return;
-    if (freeze.state === 'ended') {
-      throw new AppError(
-        'invalid_status_transition',
-        `Freeze ${freezeId} already ended on ${freeze.ends_on}; only a planned freeze or one under way can be cancelled`,
-      );
-    }
-    const cancelled: FreezeRow = { ...freeze, cancelled_at: now.toISOString() };
-    if (freeze.state === 'scheduled') cancelled.state = 'cancelled';
-    else if (freeze.ends_on === null || freeze.ends_on > today) cancelled.ends_on = today;
-    await updateFreeze(trx, cancelled);
-    await auditFreeze(trx, context, freeze, cancelled);
-    await settleMember(trx, member, policy.timezone, now);
+  before: FreezeRow | null,
+  after: FreezeRow,
+): void {
+  journalChange(trx, context, {
+    facilityId: after.facility_id,
+    resourceType: 'freeze',
+    resourceId: after.id,
+    action: before === null ? 'create' : 'update',
+    before,
+    after,
   });
 }

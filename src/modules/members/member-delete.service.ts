@@ -1,9 +1,10 @@
+import { todayIn } from '../../core/dates.js';
 import { writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db } from '../../db/database.js';
 import { writeExisting } from '../../journal/write-path.js';
-import { readPolicySettings, todayIn } from '../policy/policy.service.js';
-import { endFreezeOfStatusMove } from '../schedule/schedule.service.js';
+import { endFreezeOfStatusMove } from '../freezes/freeze.service.js';
+import { readPolicySettings } from '../policy/policy.service.js';
 import { deleteMemberById, updateMember } from './member.repository.js';
 import { memberTarget } from './member.service.js';
 import './member.events.js';

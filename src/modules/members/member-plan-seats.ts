@@ -2,13 +2,13 @@ import { AppError } from '../../core/errors.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Executor } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation, isUniqueViolationOf } from '../../db/errors.js';
-import { findPlanById } from '../plans/plan.repository.js';
+import { findPlan } from '../plans/plan.service.js';
 import { countSeatsTaken, type MemberValues } from './member.repository.js';
 import './member.problems.js';
 
 /** What a member's plan must allow: it is usable, it has a seat free, and the database agrees. */
 export async function assertPlanUsable(trx: Executor, facilityId: number, planId: number) {
-  const plan = await findPlanById(trx, facilityId, planId);
+  const plan = await findPlan(trx, facilityId, planId);
   if (!plan?.is_active || plan.deleted_at !== null) {
     throw new AppError(
       'invalid_plan',
@@ -25,7 +25,7 @@ export async function assertSeatFree(
   facilityId: number,
   planId: number,
 ): Promise<void> {
-  const plan = await findPlanById(trx, facilityId, planId, { lock: true });
+  const plan = await findPlan(trx, facilityId, planId, { lock: true });
   if (!plan || plan.max_members === null) return;
   // Seats an import's dry run took in its earlier, rolled-back chunks (src/core/write-context.ts).
   const elsewhere = context.seatsTakenElsewhere?.(planId) ?? 0;

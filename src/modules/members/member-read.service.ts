@@ -1,10 +1,8 @@
 import { AppError } from '../../core/errors.js';
 import type { Db } from '../../db/database.js';
 import type { PageRead } from '../../db/page-rows.js';
-import { inWriteTransaction } from '../../journal/journal.js';
-import { readPolicySettings, todayIn } from '../policy/policy.service.js';
-import { settleMember } from '../schedule/schedule.service.js';
-import { findDueMemberIds, findMemberById, type MemberRecord } from './member.repository.js';
+import { readPolicySettings } from '../policy/policy.service.js';
+import { findMemberById, type MemberRecord } from './member.repository.js';
 import { allowedTransitions } from './member.rules.js';
 import type { Member } from './member.schemas.js';
 import { listMembers, type MemberFilter } from './member-list.repository.js';
@@ -20,34 +18,28 @@ export function presentMember(record: MemberRecord, policy: LifecyclePolicy): Me
 }
 
 /**
- * One member. When a scheduled change of it is due (its `next_change_on` is
- * today or earlier in the facility's time zone) and the sweeper has not made
- * it yet, the read makes it first: no reader sees a member frozen a day late.
+ * One member, as stored. A read changes nothing: what the schedule has due
+ * (a freeze starting or ending, a term ending) is applied by the schedule
+ * job, within a minute after the facility's midnight (member-schedule.job.ts).
  */
-export async function getMember(db: Db, facilityId: number, memberId: number, now: Date): Promise<Member> {
+export async function getMember(db: Db, facilityId: number, memberId: number): Promise<Member> {
   // Read together: on PostgreSQL each joins the batch of reads of its kind (src/db/point-read.ts).
-  let [member, policy] = await Promise.all([
+  const [member, policy] = await Promise.all([
     findMemberById(db, facilityId, memberId),
     readPolicySettings(db, facilityId),
   ]);
   if (!member) throw memberNotFound(facilityId, memberId);
-  if (member.next_change_on !== null && member.next_change_on <= todayIn(policy.timezone, now)) {
-    member = (await settleDueMember(db, facilityId, memberId, now)).member;
-  }
   return presentMember(member, policy);
 }
 
-/** Lists members after settling the facility's due ones, so that status filters see the due state. */
+/** A page of the facility's members, as stored (getMember says why). */
 export async function listMembersOfFacility(
   db: Db,
   facilityId: number,
   filter: Omit<MemberFilter, 'afterId' | 'limit' | 'maxBytes'>,
   page: PageRead,
-  now: Date,
 ): Promise<Member[]> {
   const policy = await readPolicySettings(db, facilityId);
-  const due = await findDueMemberIds(db, facilityId, todayIn(policy.timezone, now));
-  for (const memberId of due) await settleDueMember(db, facilityId, memberId, now).catch(ignoreGone);
   const records = await listMembers(db, facilityId, {
     ...filter,
     afterId: page.afterId,
@@ -59,26 +51,6 @@ export async function listMembersOfFacility(
   return records.map((record) =>
     Object.assign(record, { allowed_transitions: allowedTransitions(record, policy) }),
   );
-}
-
-/**
- * Applies what is due for one member in its own transaction, the member
- * locked: of several readers and sweepers that try at once, one changes it
- * (`changed`) and the others find nothing due.
- */
-export async function settleDueMember(db: Db, facilityId: number, memberId: number, now: Date) {
-  return inWriteTransaction(db, async (trx) => {
-    const locked = await findMemberById(trx, facilityId, memberId, { lock: true });
-    if (!locked) throw memberNotFound(facilityId, memberId);
-    const policy = await readPolicySettings(trx, facilityId);
-    const member = await settleMember(trx, locked, policy.timezone, now);
-    return { member, changed: member !== locked };
-  });
-}
-
-/** A member hard-deleted between the read of due ids and its settling has nothing left to settle. */
-function ignoreGone(error: unknown): void {
-  if (!(error instanceof AppError && error.code === 'member_not_found')) throw error;
 }
 
 export function memberNotFound(facilityId: number, memberId: number): AppError {

@@ -1,44 +1,48 @@
-import { systemClock } from '../../core/clock.js';
+import { todayIn } from '../../core/dates.js';
+import type { Db } from '../../db/database.js';
 import type { PeriodicJob } from '../../jobs/job-runner.js';
-import { readPolicySettings, todayIn } from '../policy/policy.service.js';
-import { findMembersMaybeDue } from '../schedule/schedule.repository.js';
-import { latestTodayAnywhere } from '../schedule/schedule.service.js';
-import { settleDueMember } from './member-read.service.js';
+import { inWriteTransaction } from '../../journal/journal.js';
+import { readPolicySettings, readTimeZones } from '../policy/policy.service.js';
+import { findMemberById } from './member.repository.js';
+import { findMembersMaybeDue } from './member-schedule.repository.js';
+import { latestTodayAnywhere, settleMember } from './member-schedule.service.js';
 import './member.problems.js';
 
 const BATCH = 200;
 
 /**
- * The schedule runs itself: every minute (and at start) the members whose
- * next scheduled change is due in their facility's time zone are settled, one
- * transaction each with the member locked, so that a member settled by a
- * read or another instance meanwhile is found with nothing due.
+ * The schedule job, the one place where what falls due by date is applied:
+ * freezes starting and ending, terms ending (a scheduled cancellation is a
+ * term's end). Reads show members as stored and never settle them; a write
+ * to a member applies what is due of it first, in its own transaction.
+ *
+ * It is due every 15 seconds, once across all processes (the runner's lease,
+ * src/jobs/job-runner.ts), and at start, which catches up whatever fell due
+ * while no process ran. A run starts at most `latestRunAfterMs` (37.5 s)
+ * after any moment, so a member's status is right within a minute after
+ * the facility's midnight as long as runs take less than the rest
+ * (docs/decisions.md, "The schedule job's bound"). A process that dies
+ * during a run holds the job until its lease, a minute, ends: a run that
+ * takes longer is taken over meanwhile, which the members' locks make safe.
  */
 export const applyMemberSchedule: PeriodicJob = {
   name: 'member-schedule',
-  everyMs: 60_000,
+  everyMs: 15_000,
+  leaseMs: 60_000,
   run: async (db, clock) => {
-    const now = (clock ?? systemClock)();
-    const timeZones = new Map<number, string>();
+    const now = clock();
     let settled = 0;
     let afterId = 0;
     for (;;) {
       const candidates = await findMembersMaybeDue(db, latestTodayAnywhere(now), afterId, BATCH);
+      const timeZones = await readTimeZones(
+        db,
+        candidates.map((candidate) => candidate.facility_id),
+      );
       for (const candidate of candidates) {
-        let timeZone = timeZones.get(candidate.facility_id);
-        if (timeZone === undefined) {
-          timeZone = (await readPolicySettings(db, candidate.facility_id)).timezone;
-          timeZones.set(candidate.facility_id, timeZone);
-        }
-        if (candidate.next_change_on > todayIn(timeZone, now)) continue;
-        await settleDueMember(db, candidate.facility_id, candidate.id, now).then(
-          (outcome) => {
-            if (outcome.changed) settled++;
-          },
-          (error) => {
-            if ((error as { code?: string }).code !== 'member_not_found') throw error;
-          },
-        );
+        const today = todayIn(timeZones.get(candidate.facility_id) as string, now);
+        if (candidate.next_change_on > today) continue;
+        if (await settleDueMember(db, candidate.facility_id, candidate.id, now)) settled++;
       }
       if (candidates.length < BATCH) break;
       afterId = candidates[candidates.length - 1].id;
@@ -46,3 +50,18 @@ export const applyMemberSchedule: PeriodicJob = {
     return { settled };
   },
 };
+
+/**
+ * Applies what is due for one member in its own transaction, the member
+ * locked: of several processes that try at once, one changes it and the
+ * others find nothing due. False when nothing changed (or the member was
+ * hard-deleted meanwhile).
+ */
+async function settleDueMember(db: Db, facilityId: number, memberId: number, now: Date): Promise<boolean> {
+  return inWriteTransaction(db, async (trx) => {
+    const locked = await findMemberById(trx, facilityId, memberId, { lock: true });
+    if (!locked) return false;
+    const policy = await readPolicySettings(trx, facilityId);
+    return (await settleMember(trx, locked, policy.timezone, now)) !== locked;
+  });
+}

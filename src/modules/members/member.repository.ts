@@ -49,34 +49,21 @@ function toColumns(values: Partial<MemberValues>): Updateable<MembersTable> {
 
 type MemberColumns = Omit<MemberRow, 'id'>;
 
+/** Every column of the table is in MEMBER_COLUMNS (or is `email_folded`): the compiler names one left out. */
+type NotInserted = Exclude<keyof MemberColumns, (typeof MEMBER_COLUMNS)[number] | 'email_folded'>;
+const _everyColumnInserted: [NotInserted] extends [never] ? true : NotInserted = true;
+
+/** What a create writes: every column but the id, which the database gives, from the one list above. */
+const INSERT_COLUMNS: readonly (keyof MemberColumns)[] = [
+  ...MEMBER_COLUMNS.filter((column) => column !== 'id'),
+  'email_folded',
+];
+
 /** Creates are the write that integrations burst: compiled once (prepareQuery). */
 const insertMemberQuery = prepareQuery<MemberColumns, MemberRecord>((db, param) =>
   db
     .insertInto('members')
-    .values({
-      facility_id: param('facility_id'),
-      first_name: param('first_name'),
-      last_name: param('last_name'),
-      email: param('email'),
-      email_folded: param('email_folded'),
-      phone: param('phone'),
-      date_of_birth: param('date_of_birth'),
-      sport_id: param('sport_id'),
-      role: param('role'),
-      status: param('status'),
-      status_reason: param('status_reason'),
-      plan_id: param('plan_id'),
-      joined_on: param('joined_on'),
-      ends_on: param('ends_on'),
-      notes: param('notes'),
-      waiver_signed_at: param('waiver_signed_at'),
-      next_change_on: param('next_change_on'),
-      external_id: param('external_id'),
-      status_changed_at: param('status_changed_at'),
-      created_at: param('created_at'),
-      updated_at: param('updated_at'),
-      deleted_at: param('deleted_at'),
-    })
+    .values(Object.fromEntries(INSERT_COLUMNS.map((column) => [column, param(column)])) as MemberColumns)
     .returning(MEMBER_COLUMNS),
 );
 
@@ -132,26 +119,6 @@ export async function updateMember(
 export async function deleteMemberById(db: Executor, memberId: number): Promise<void> {
   await db.deleteFrom('members').where('id', '=', memberId).execute();
 }
-
-/** Members of the facility with a scheduled change due on or before `today` (the facility's date). */
-export async function findDueMemberIds(db: Executor, facilityId: number, today: string): Promise<number[]> {
-  const rows = await dueMemberIdsQuery(db, { facilityId, today });
-  return rows.map((row) => row.id);
-}
-
-/** Every list reads it first: compiled once (prepareQuery). */
-const dueMemberIdsQuery = prepareQuery<{ facilityId: number; today: string }, { id: number }>((db, param) =>
-  db
-    .selectFrom('members')
-    .select('id')
-    .where('next_change_on', '<=', param('today'))
-    .where('facility_id', '=', param('facilityId'))
-    .orderBy('id')
-    .limit(DUE_READ_LIMIT),
-);
-
-/** A list settles at most this many due members first; the sweeper settles the rest within a minute. */
-const DUE_READ_LIMIT = 1000;
 
 /** Members holding a seat of the plan: every status but cancelled and removed. */
 export async function countSeatsTaken(db: Executor, planId: number): Promise<number> {

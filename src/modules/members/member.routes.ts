@@ -1,19 +1,30 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readPageRequest } from '../../core/paging.js';
-import { sendPage } from '../../http/page-reply.js';
-import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, IDEMPOTENCY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
-import { FacilityParams, HardDeleteQuery, IfMatchHeaders, NoContent, Ref } from '../../http/schemas.js';
-import { trimBodyFields } from '../../http/trim.js';
-import { locationOf, writeContextOf } from '../../http/write-request.js';
+import { sendPage } from '../../http/replies/page-reply.js';
+import { replyWithResource } from '../../http/replies/resource-reply.js';
+import { trimBodyFields } from '../../http/replies/trim.js';
+import { locationOf, writeContextOf } from '../../http/replies/write-request.js';
+import {
+  BODY_PROBLEMS,
+  IDEMPOTENCY_PROBLEMS,
+  problemResponses,
+  Resource,
+} from '../../http/vocabulary/responses.js';
+import {
+  FacilityParams,
+  HardDeleteQuery,
+  IfMatchHeaders,
+  NoContent,
+  Ref,
+} from '../../http/vocabulary/schemas.js';
 import { IdempotencyHeaders } from '../../infrastructure/idempotency/idempotency.hooks.js';
 import {
   Member,
   MemberCreate,
-  MemberList,
   MemberListQuery,
+  MemberPage,
   MemberParams,
-  MemberPatch,
+  MemberUpdate,
   memberFilterOf,
   memberRepresentation,
 } from './member.schemas.js';
@@ -21,7 +32,7 @@ import { createMember, patchMember } from './member.service.js';
 import { deleteMember } from './member-delete.service.js';
 import { getMember, listMembersOfFacility } from './member-read.service.js';
 import './member.problems.js';
-import '../schedule/freeze.problems.js';
+import '../freezes/freeze.problems.js';
 
 const trimNames = trimBodyFields('first_name', 'last_name');
 
@@ -95,14 +106,14 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`removed`.',
         params: FacilityParams,
         querystring: MemberListQuery,
-        response: { 200: { ...Ref(MemberList), description: 'One page of members' }, ...problemResponses() },
+        response: { 200: { ...Ref(MemberPage), description: 'One page of members' }, ...problemResponses() },
       },
     },
     async (request, reply) => {
       const filter = memberFilterOf(request.query);
       const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
       return sendPage(reply, 'members', page, memberRepresentation, (read) =>
-        listMembersOfFacility(app.db, request.params.facility_id, filter, read, app.now()),
+        listMembersOfFacility(app.db, request.params.facility_id, filter, read),
       );
     },
   );
@@ -116,8 +127,9 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Read a member (removed members too)',
         description:
           'Reads one member, removed members too. The `ETag` it answers is what `If-Match` takes on a later ' +
-          'PATCH or DELETE of the member. A change the schedule has due (a freeze starting or ending, a term ' +
-          'ending) is already applied when the member is read.',
+          'PATCH or DELETE of the member. A read shows the member as stored: a change the schedule has due (a ' +
+          'freeze starting or ending, a term ending) is made by the service within a minute after midnight in ' +
+          "the facility's time zone, and by any write to the member before it.",
         params: MemberParams,
         response: {
           200: Resource(Member, { description: 'The member' }),
@@ -127,11 +139,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { facility_id, member_id } = request.params;
-      return replyWithResource(
-        reply,
-        memberRepresentation,
-        await getMember(app.db, facility_id, member_id, app.now()),
-      );
+      return replyWithResource(reply, memberRepresentation, await getMember(app.db, facility_id, member_id));
     },
   );
 
@@ -160,7 +168,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).',
         params: MemberParams,
         headers: IfMatchHeaders,
-        body: Ref(MemberPatch),
+        body: Ref(MemberUpdate),
         response: {
           200: Resource(Member, { description: 'The member as changed' }),
           ...problemResponses(

@@ -1,7 +1,7 @@
 import { AppError, invalidField } from '../../core/errors.js';
 import { type MemberStatus, STATUS_MOVES } from './member-status.js';
 import './member.problems.js';
-import '../schedule/freeze.problems.js';
+import '../freezes/freeze.problems.js';
 
 export function assertStatusMove(from: MemberStatus, to: MemberStatus, allowFreeze: boolean): void {
   if (from === to) return;

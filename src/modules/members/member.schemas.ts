@@ -10,7 +10,7 @@ import {
   Ref,
   StringEnum,
   Timestamp,
-} from '../../http/schemas.js';
+} from '../../http/vocabulary/schemas.js';
 import {
   memberCreateExample,
   memberExample,
@@ -158,7 +158,7 @@ export const MemberCreate = Type.Object(
 );
 export type MemberCreate = Static<typeof MemberCreate>;
 
-export const MemberPatch = Type.Partial(
+export const MemberUpdate = Type.Partial(
   Type.Object({
     ...editable,
     status: Ref(MemberStatus),
@@ -171,7 +171,7 @@ export const MemberPatch = Type.Partial(
     examples: [memberUpdateExample],
   },
 );
-export type MemberPatch = Static<typeof MemberPatch>;
+export type MemberUpdate = Static<typeof MemberUpdate>;
 
 export const MemberParams = Type.Object(
   { ...FacilityParams.properties, member_id: Id },
@@ -210,7 +210,7 @@ export const MemberListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const MemberList = ListResponse('members', Member, {
+export const MemberPage = ListResponse('members', Member, {
   $id: 'MemberPage',
   examples: [memberPageExample],
 });

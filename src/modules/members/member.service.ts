@@ -1,5 +1,5 @@
 import { changedFields } from '../../core/changes.js';
-import { addDays } from '../../core/dates.js';
+import { addDays, todayIn } from '../../core/dates.js';
 import { invalidField } from '../../core/errors.js';
 import { etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
@@ -13,8 +13,8 @@ import {
   writeIn,
   writeNew,
 } from '../../journal/write-path.js';
-import { type PolicySettings, readPolicySettings, todayIn } from '../policy/policy.service.js';
-import { endFreezeOfStatusMove, openFreezeOfStatusMove, settleMember } from '../schedule/schedule.service.js';
+import { endFreezeOfStatusMove, openFreezeOfStatusMove } from '../freezes/freeze.service.js';
+import { type PolicySettings, readPolicySettings } from '../policy/policy.service.js';
 import {
   findMemberById,
   insertMember,
@@ -29,16 +29,18 @@ import {
   assertWaiverForActive,
   holdsSeat,
 } from './member.rules.js';
-import { type Member, type MemberCreate, type MemberPatch, memberRepresentation } from './member.schemas.js';
+import { type Member, type MemberCreate, type MemberUpdate, memberRepresentation } from './member.schemas.js';
 import { assertPlanUsable, assertSeatFree, rethrowConstraintViolation } from './member-plan-seats.js';
 import { memberNotFound, presentMember } from './member-read.service.js';
+import { lockSettledMember, settleMember } from './member-schedule.service.js';
 import './member.events.js';
 
 /**
  * The member a write changes: locked for the rest of the transaction (writes
  * decide from its current state), 404 member_not_found, If-Match against its
  * representation. With the facility's time zone, a change that is due is
- * made first: the write decides from the state every read already shows.
+ * made first: the write decides from the state the schedule job would have
+ * stored (docs/decisions.md, "Reads never write").
  */
 export function memberTarget(
   facilityId: number,
@@ -46,13 +48,10 @@ export function memberTarget(
   settleIn?: { timeZone: string; now: Date },
 ): WriteTarget<MemberRecord> {
   return {
-    lock: async (trx) => {
-      const member = await findMemberById(trx, facilityId, memberId, { lock: true });
-      if (!member || !settleIn) return member;
-      const due =
-        member.next_change_on !== null && member.next_change_on <= todayIn(settleIn.timeZone, settleIn.now);
-      return due ? settleMember(trx, member, settleIn.timeZone, settleIn.now) : member;
-    },
+    lock: (trx) =>
+      settleIn
+        ? lockSettledMember(trx, facilityId, memberId, settleIn.timeZone, settleIn.now)
+        : findMemberById(trx, facilityId, memberId, { lock: true }),
     notFound: () => memberNotFound(facilityId, memberId),
     etag: (member) => etagOf(memberRepresentation, member.updated_at),
   };
@@ -145,7 +144,7 @@ export async function patchMember(
   context: WriteContext,
   facilityId: number,
   memberId: number,
-  patch: MemberPatch,
+  patch: MemberUpdate,
 ): Promise<Member> {
   return write(db, context, ({ trx }) => patchMemberIn(trx, context, facilityId, memberId, patch));
 }
@@ -156,7 +155,7 @@ export async function patchMemberIn(
   context: WriteContext,
   facilityId: number,
   memberId: number,
-  patch: MemberPatch,
+  patch: MemberUpdate,
 ): Promise<Member> {
   if (patch.status_reason !== undefined && patch.status === undefined) {
     throw invalidField('body', '/status_reason', 'is given only with status');
@@ -173,7 +172,7 @@ async function changeMember(
   { trx, context, now: clock, record }: Write,
   facilityId: number,
   current: MemberRecord,
-  patch: MemberPatch,
+  patch: MemberUpdate,
   policy: PolicySettings,
 ): Promise<Member> {
   const memberId = current.id;

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertInvalid, assertProblem, describeEachDialect, testClock } from '../../../test/harness.js';
 import { eventsOf } from '../audit/audit.fixtures.js';
+import { runSchedule } from './member-schedule.fixtures.js';
 
 const clock = testClock('2026-03-10T12:00:00.000Z');
 
@@ -61,8 +62,10 @@ describeEachDialect(
       const url = memberUrl(facility, member.id);
       const before = await api.get(url);
       clock.set('2026-04-01T03:30:00.000Z');
+      await runSchedule(api.app);
       assert.equal((await api.get(url)).body.status, 'active', 'still 31 March in New York');
       clock.set('2026-04-01T04:00:00.000Z');
+      await runSchedule(api.app);
       const after = await api.get(url);
       assert.deepEqual([after.body.status, after.body.status_reason], ['cancelled', 'expired']);
       assert.equal(after.body.status_changed_at, '2026-04-01T04:00:00.000Z');
@@ -80,15 +83,33 @@ describeEachDialect(
       assert.equal((await api.get(url)).headers.etag, after.headers.etag, 'applied once');
     });
 
-    test('a list filtered by status already shows the due state', async () => {
+    test('a read shows what is stored and changes nothing; the schedule job makes what is due', async () => {
       clock.set('2026-05-31T12:00:00.000Z');
       const facility = api.newFacility();
       const member = await createMember(facility, { ends_on: '2026-05-31' });
+      const url = memberUrl(facility, member.id);
+      const trail = async () => (await eventsOf(api, facility, '?resource_type=member')).length;
+      const entries = await trail();
       clock.set('2026-06-01T00:00:00.000Z');
-      const active = await api.get(`${membersUrl(facility)}?status=active`);
-      assert.deepEqual(active.body.members, []);
-      const all = await api.get(`${membersUrl(facility)}?status=cancelled`);
-      assert.equal(all.body.members[0].id, member.id);
+      const stored = await api.get(url);
+      assert.deepEqual([stored.body.status, stored.body.status_reason], ['active', null]);
+      const listed = await api.get(`${membersUrl(facility)}?status=active`);
+      assert.deepEqual(
+        listed.body.members.map((m: { id: number }) => m.id),
+        [member.id],
+      );
+      assert.equal((await api.get(`${url}/freezes`)).status, 200);
+      assert.equal(await trail(), entries, 'no read wrote an audit entry');
+      assert.equal((await api.get(url)).headers.etag, stored.headers.etag, 'nor changed the member');
+
+      await runSchedule(api.app);
+      assert.deepEqual((await api.get(`${membersUrl(facility)}?status=active`)).body.members, []);
+      const cancelled = await api.get(`${membersUrl(facility)}?status=cancelled`);
+      assert.deepEqual(
+        cancelled.body.members.map((m: { id: number }) => m.id),
+        [member.id],
+      );
+      assert.equal(await trail(), entries + 1, 'one entry, by the job');
     });
 
     test('a PATCH schedules a cancellation and may clear it before it is due', async () => {

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidField } from '../../core/errors.js';
-import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
-import { IfMatchHeaders, NoContent, Ref } from '../../http/schemas.js';
-import { writeContextOf } from '../../http/write-request.js';
+import { replyWithResource } from '../../http/replies/resource-reply.js';
+import { writeContextOf } from '../../http/replies/write-request.js';
+import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/vocabulary/responses.js';
+import { IfMatchHeaders, NoContent, Ref } from '../../http/vocabulary/schemas.js';
 import {
   Entitlement,
-  EntitlementCollection,
   EntitlementParams,
+  Entitlements,
   entitlementCollectionRepresentation,
   entitlementRepresentation,
   ReplaceEntitlementsBody,
@@ -38,7 +38,7 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'fields, and `If-Match` on every entitlement write takes it.',
         params: PlanParams,
         response: {
-          200: Resource(EntitlementCollection, { description: "The plan's entitlements" }),
+          200: Resource(Entitlements, { description: "The plan's entitlements" }),
           ...problemResponses('plan_not_found'),
         },
       },
@@ -73,7 +73,7 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
         headers: IfMatchHeaders,
         body: Ref(ReplaceEntitlementsBody),
         response: {
-          200: Resource(EntitlementCollection, { description: "The plan's entitlements as replaced" }),
+          200: Resource(Entitlements, { description: "The plan's entitlements as replaced" }),
           ...problemResponses('plan_not_found', 'plan_archived', 'precondition_failed', ...BODY_PROBLEMS),
         },
       },

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
-import { Ref } from '../../http/schemas.js';
+import { Ref } from '../../http/vocabulary/schemas.js';
 import { entitlementsExample, entitlementsReplaceExample } from './plan.examples.js';
 import { PlanParams } from './plan.schemas.js';
 
@@ -41,7 +41,7 @@ export const entitlementRepresentation = representationOf(Entitlement, [Entitlem
 
 export const EntitlementList = Type.Array(Ref(Entitlement), { maxItems: MAX_ENTITLEMENTS_PER_PLAN });
 
-export const EntitlementCollection = Type.Object(
+export const Entitlements = Type.Object(
   { entitlements: EntitlementList },
   {
     $id: 'Entitlements',
@@ -50,7 +50,7 @@ export const EntitlementCollection = Type.Object(
     examples: [entitlementsExample],
   },
 );
-export const entitlementCollectionRepresentation = representationOf(EntitlementCollection, [
+export const entitlementCollectionRepresentation = representationOf(Entitlements, [
   Entitlement,
   EntitlementValue,
 ]);

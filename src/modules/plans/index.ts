@@ -1,16 +1,16 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import './plan.events.js';
 import './plan.problems.js';
 import { entitlementRoutes } from './entitlement.routes.js';
 import {
   Entitlement,
-  EntitlementCollection,
+  Entitlements,
   EntitlementValue,
   ReplaceEntitlementsBody,
   SetEntitlementBody,
 } from './entitlement.schemas.js';
 import { planRoutes } from './plan.routes.js';
-import { BillingPeriod, Plan, PlanCreate, PlanList, PlanPatch } from './plan.schemas.js';
+import { BillingPeriod, Plan, PlanCreate, PlanPage, PlanUpdate } from './plan.schemas.js';
 
 /** Membership plans and their entitlements. */
 export const plansModule: ServiceModule = {
@@ -19,10 +19,10 @@ export const plansModule: ServiceModule = {
   schemas: [
     Plan,
     PlanCreate,
-    PlanPatch,
-    PlanList,
+    PlanUpdate,
+    PlanPage,
     BillingPeriod,
-    EntitlementCollection,
+    Entitlements,
     ReplaceEntitlementsBody,
     Entitlement,
     SetEntitlementBody,

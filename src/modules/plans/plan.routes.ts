@@ -1,19 +1,30 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readPageRequest } from '../../core/paging.js';
-import { sendPage } from '../../http/page-reply.js';
-import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, IDEMPOTENCY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
-import { FacilityParams, HardDeleteQuery, IfMatchHeaders, NoContent, Ref } from '../../http/schemas.js';
-import { trimBodyFields } from '../../http/trim.js';
-import { locationOf, writeContextOf } from '../../http/write-request.js';
+import { sendPage } from '../../http/replies/page-reply.js';
+import { replyWithResource } from '../../http/replies/resource-reply.js';
+import { trimBodyFields } from '../../http/replies/trim.js';
+import { locationOf, writeContextOf } from '../../http/replies/write-request.js';
+import {
+  BODY_PROBLEMS,
+  IDEMPOTENCY_PROBLEMS,
+  problemResponses,
+  Resource,
+} from '../../http/vocabulary/responses.js';
+import {
+  FacilityParams,
+  HardDeleteQuery,
+  IfMatchHeaders,
+  NoContent,
+  Ref,
+} from '../../http/vocabulary/schemas.js';
 import { IdempotencyHeaders } from '../../infrastructure/idempotency/idempotency.hooks.js';
 import {
   Plan,
   PlanCreate,
-  PlanList,
   PlanListQuery,
+  PlanPage,
   PlanParams,
-  PlanPatch,
+  PlanUpdate,
   planRepresentation,
 } from './plan.schemas.js';
 import { createPlan, deletePlan, getPlan, listPlansOfFacility, patchPlan } from './plan.service.js';
@@ -82,7 +93,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'which adds inactive and archived ones.',
         params: FacilityParams,
         querystring: PlanListQuery,
-        response: { 200: { ...Ref(PlanList), description: 'One page of plans' }, ...problemResponses() },
+        response: { 200: { ...Ref(PlanPage), description: 'One page of plans' }, ...problemResponses() },
       },
     },
     async (request, reply) => {
@@ -133,7 +144,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'only if the plan is unchanged since it was read (else 412 `precondition_failed`).',
         params: PlanParams,
         headers: IfMatchHeaders,
-        body: Ref(PlanPatch),
+        body: Ref(PlanUpdate),
         response: {
           200: Resource(Plan, { description: 'The plan as changed' }),
           ...problemResponses(

@@ -11,7 +11,7 @@ import {
   Ref,
   StringEnum,
   Timestamp,
-} from '../../http/schemas.js';
+} from '../../http/vocabulary/schemas.js';
 import { planCreateExample, planExample, planPageExample, planUpdateExample } from './plan.examples.js';
 
 export const BILLING_PERIODS = ['one_time', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
@@ -84,13 +84,13 @@ export const PlanCreate = Type.Object(
 );
 export type PlanCreate = Static<typeof PlanCreate>;
 
-export const PlanPatch = Type.Partial(Type.Object(editable), {
+export const PlanUpdate = Type.Partial(Type.Object(editable), {
   $id: 'PlanUpdate',
   additionalProperties: false,
   description: 'The fields to change; the others keep their values',
   examples: [planUpdateExample],
 });
-export type PlanPatch = Static<typeof PlanPatch>;
+export type PlanUpdate = Static<typeof PlanUpdate>;
 
 export const PlanParams = Type.Object(
   { ...FacilityParams.properties, plan_id: Id },
@@ -108,4 +108,4 @@ export const PlanListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const PlanList = ListResponse('plans', Plan, { $id: 'PlanPage', examples: [planPageExample] });
+export const PlanPage = ListResponse('plans', Plan, { $id: 'PlanPage', examples: [planPageExample] });

@@ -20,7 +20,7 @@ import {
   type PlanValues,
   updatePlan,
 } from './plan.repository.js';
-import { type Plan, type PlanCreate, type PlanPatch, planRepresentation } from './plan.schemas.js';
+import { type Plan, type PlanCreate, type PlanUpdate, planRepresentation } from './plan.schemas.js';
 import './plan.problems.js';
 import './plan.events.js';
 
@@ -28,6 +28,20 @@ export async function getPlan(db: Executor, facilityId: number, planId: number):
   const plan = await findPlanById(db, facilityId, planId);
   if (!plan) throw planNotFound(facilityId, planId);
   return plan;
+}
+
+/**
+ * The plan, or undefined, for another module's rules (a member joining it):
+ * with `lock`, locked for the rest of the transaction, so that writes that
+ * count its seats count one after another.
+ */
+export async function findPlan(
+  db: Executor,
+  facilityId: number,
+  planId: number,
+  options: { lock?: boolean } = {},
+): Promise<Plan | undefined> {
+  return findPlanById(db, facilityId, planId, options);
 }
 
 /**
@@ -121,7 +135,7 @@ export async function patchPlan(
   context: WriteContext,
   facilityId: number,
   planId: number,
-  patch: PlanPatch,
+  patch: PlanUpdate,
 ): Promise<Plan> {
   return writeExisting(db, context, planTarget(facilityId, planId), async ({ trx, now, record }, current) => {
     const restoring = current.deleted_at !== null;
@@ -181,7 +195,7 @@ function planTarget(facilityId: number, planId: number): WriteTarget<Plan> {
   };
 }
 
-function isRestore(patch: PlanPatch): boolean {
+function isRestore(patch: PlanUpdate): boolean {
   const fields = Object.keys(patch);
   return fields.length === 1 && patch.is_active === true;
 }

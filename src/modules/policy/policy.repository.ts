@@ -67,3 +67,17 @@ export async function updatePolicy(
     .executeTakeFirstOrThrow();
   return toPolicy(row);
 }
+
+/** The stored time zones of these facilities, by facility id (those with no policy are left out). */
+export async function findTimeZones(
+  db: Executor,
+  facilityIds: readonly number[],
+): Promise<Map<number, string>> {
+  if (facilityIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('policies')
+    .select(['facility_id', 'timezone'])
+    .where('facility_id', 'in', facilityIds)
+    .execute();
+  return new Map(rows.map((row) => [row.facility_id, row.timezone]));
+}

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
-import { FacilityParams, IfMatchHeaders, Ref } from '../../http/schemas.js';
-import { writeContextOf } from '../../http/write-request.js';
-import { Policy, PolicyPatch, policyRepresentation } from './policy.schemas.js';
+import { replyWithResource } from '../../http/replies/resource-reply.js';
+import { writeContextOf } from '../../http/replies/write-request.js';
+import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/vocabulary/responses.js';
+import { FacilityParams, IfMatchHeaders, Ref } from '../../http/vocabulary/schemas.js';
+import { Policy, PolicyUpdate, policyRepresentation } from './policy.schemas.js';
 import { getOrCreatePolicy, patchPolicy } from './policy.service.js';
 
 export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -45,7 +45,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`precondition_failed`).',
         params: FacilityParams,
         headers: IfMatchHeaders,
-        body: Ref(PolicyPatch),
+        body: Ref(PolicyUpdate),
         response: {
           200: Resource(Policy, { description: 'The policy as changed' }),
           ...problemResponses('precondition_failed', ...BODY_PROBLEMS),

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
-import { CurrencyCode, Id, MoneyAmount, Timestamp } from '../../http/schemas.js';
+import { CurrencyCode, Id, MoneyAmount, Timestamp } from '../../http/vocabulary/schemas.js';
 
 const STORED_ONLY = "Stored for the facility's other systems; this service does not enforce it.";
 
@@ -111,13 +111,13 @@ export const Policy = Type.Object(
 export type Policy = Static<typeof Policy>;
 export const policyRepresentation = representationOf(Policy);
 
-export const PolicyPatch = Type.Partial(Type.Object(editable), {
+export const PolicyUpdate = Type.Partial(Type.Object(editable), {
   $id: 'PolicyUpdate',
   additionalProperties: false,
   description: 'The fields to change; the others keep their values',
   examples: [{ timezone: 'Europe/Berlin', min_member_age: 16 }],
 });
-export type PolicyPatch = Static<typeof PolicyPatch>;
+export type PolicyUpdate = Static<typeof PolicyUpdate>;
 
 export type PolicySettings = Omit<Policy, 'facility_id' | 'created_at' | 'updated_at'>;
 

@@ -4,12 +4,17 @@ import { etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
 import { changeIn, type Write, type WriteTarget, writeExisting } from '../../journal/write-path.js';
-import { findPolicyByFacilityId, insertDefaultPolicy, updatePolicy } from './policy.repository.js';
+import {
+  findPolicyByFacilityId,
+  findTimeZones,
+  insertDefaultPolicy,
+  updatePolicy,
+} from './policy.repository.js';
 import {
   DEFAULT_POLICY,
   type Policy,
-  type PolicyPatch,
   type PolicySettings,
+  type PolicyUpdate,
   policyRepresentation,
 } from './policy.schemas.js';
 
@@ -38,11 +43,20 @@ export async function readPolicySettings(db: Executor, facilityId: number): Prom
   return (await findPolicyByFacilityId(db, facilityId)) ?? DEFAULT_POLICY;
 }
 
+/** The time zone of each facility, in one read: the default for a facility with no policy stored. */
+export async function readTimeZones(
+  db: Executor,
+  facilityIds: readonly number[],
+): Promise<Map<number, string>> {
+  const stored = await findTimeZones(db, [...new Set(facilityIds)]);
+  return new Map(facilityIds.map((id) => [id, stored.get(id) ?? DEFAULT_POLICY.timezone]));
+}
+
 export async function patchPolicy(
   db: Db,
   context: WriteContext,
   facilityId: number,
-  patch: PolicyPatch,
+  patch: PolicyUpdate,
 ): Promise<Policy> {
   if (patch.timezone !== undefined) assertTimeZoneName(patch.timezone);
   return writeExisting(db, context, policyTarget(facilityId, context.now), (write, current) =>
@@ -51,7 +65,7 @@ export async function patchPolicy(
 }
 
 /** Changes a facility's policy inside a write the caller holds: a new facility's time zone and currency. */
-export async function changePolicyIn(write: Write, facilityId: number, patch: PolicyPatch): Promise<Policy> {
+export async function changePolicyIn(write: Write, facilityId: number, patch: PolicyUpdate): Promise<Policy> {
   if (patch.timezone !== undefined) assertTimeZoneName(patch.timezone);
   return changeIn(write, policyTarget(facilityId, write.now), (inner, current) =>
     changePolicy(inner, facilityId, current, patch),
@@ -62,7 +76,7 @@ async function changePolicy(
   { trx, now, record }: Write,
   facilityId: number,
   current: Policy,
-  patch: PolicyPatch,
+  patch: PolicyUpdate,
 ): Promise<Policy> {
   const changes = changedFields(current, patch);
   if (!changes) return current;
@@ -87,38 +101,4 @@ function policyTarget(facilityId: number, now: Date): WriteTarget<Policy> {
       new AppError('internal_error', `The policy of facility ${facilityId} could not be created`),
     etag: (policy) => etagOf(policyRepresentation, policy.updated_at),
   };
-}
-
-/**
- * Today's date (YYYY-MM-DD) in the given time zone. The date changes only
- * when a minute does (every zone's offset is whole minutes today), so it is
- * formatted once per zone and minute: formatting it on every create was a
- * visible part of a create's cost (docs/performance-log.md).
- */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-  const time = now.getTime();
-  const known = todays.get(timeZone);
-  if (known !== undefined && time >= known.from && time < known.from + 60_000) return known.date;
-  const date = dateFormatFor(timeZone).format(now);
-  todays.set(timeZone, { date, from: Math.floor(time / 60_000) * 60_000 });
-  return date;
-}
-
-const todays = new Map<string, { date: string; from: number }>();
-
-/** Building an Intl formatter costs far more than using one: one per time zone, kept. */
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-function dateFormatFor(timeZone: string): Intl.DateTimeFormat {
-  let format = dateFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dateFormats.set(timeZone, format);
-  }
-  return format;
 }

@@ -1,5 +1,5 @@
-import { Actor, Permission, Role } from '../../http/people-schemas.js';
-import type { ServiceModule } from '../../http/service-module.js';
+import { Actor, Permission, Role } from '../../http/vocabulary/people-schemas.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import './session.problems.js';
 import { oidcRoutes, oidcSchemas } from './oidc.routes.js';
 import { sessionRoutes } from './session.routes.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { problemResponses } from '../../http/responses.js';
-import { Ref } from '../../http/schemas.js';
+import { problemResponses } from '../../http/vocabulary/responses.js';
+import { Ref } from '../../http/vocabulary/schemas.js';
 import { Session, sessionOf } from './session.schemas.js';
 
 export interface SessionRouteOptions {

@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
 import type { Principal } from '../../core/principal.js';
 import { ROLE_PERMISSIONS } from '../../core/roles.js';
-import { Actor, NullableRef } from '../../http/people-schemas.js';
-import { Id, Nullable, Ref, StringEnum } from '../../http/schemas.js';
+import { Actor, NullableRef } from '../../http/vocabulary/people-schemas.js';
+import { Id, Nullable, Ref, StringEnum } from '../../http/vocabulary/schemas.js';
 
 const keyExample = {
   auth_mode: 'api-key',

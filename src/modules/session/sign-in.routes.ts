@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import type { Config } from '../../config.js';
 import { AppError } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
-import { BODY_PROBLEMS, problemResponses } from '../../http/responses.js';
-import { NoContent, Ref } from '../../http/schemas.js';
-import { clearSessionCookie, isSameOrigin, setSessionCookie } from '../../http/session-cookie.js';
+import { clearSessionCookie, isSameOrigin, setSessionCookie } from '../../http/pipeline/session-cookie.js';
+import { BODY_PROBLEMS, problemResponses } from '../../http/vocabulary/responses.js';
+import { NoContent, Ref } from '../../http/vocabulary/schemas.js';
 import {
   type NewSession,
   principalOfSession,

@@ -1,5 +1,5 @@
-import { RoleGrant } from '../../http/people-schemas.js';
-import type { ServiceModule } from '../../http/service-module.js';
+import { RoleGrant } from '../../http/vocabulary/people-schemas.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import './staff.audit.js';
 import './staff.problems.js';
 import { staffRoutes } from './staff.routes.js';

@@ -59,7 +59,7 @@ export async function principalOfSession(
   const session = await findSessionBySecret(db, secret, now.toISOString());
   if (!session || Date.parse(session.lastSeenAt) + settings.idleMs <= now.getTime()) return undefined;
   const found = await findStaffById(db, session.staffUserId);
-  if (!found || found.user.state !== 'active') return undefined;
+  if (found?.user.state !== 'active') return undefined;
   if (now.getTime() - Date.parse(session.lastSeenAt) >= TOUCH_EVERY_MS) {
     await touchSession(db, session.id, now.toISOString());
   }

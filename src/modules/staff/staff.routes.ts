@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { readPageRequest } from '../../core/paging.js';
-import { sendPage } from '../../http/page-reply.js';
-import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
-import { IfMatchHeaders, Ref } from '../../http/schemas.js';
-import { trimBodyFields } from '../../http/trim.js';
-import { locationOf, writeContextOf } from '../../http/write-request.js';
+import { sendPage } from '../../http/replies/page-reply.js';
+import { replyWithResource } from '../../http/replies/resource-reply.js';
+import { trimBodyFields } from '../../http/replies/trim.js';
+import { locationOf, writeContextOf } from '../../http/replies/write-request.js';
+import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/vocabulary/responses.js';
+import { IfMatchHeaders, Ref } from '../../http/vocabulary/schemas.js';
 import { mailerFrom } from '../../infrastructure/mail/mailer.js';
 import {
   StaffInvite,

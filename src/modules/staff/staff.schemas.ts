@@ -1,7 +1,15 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
-import { Role, RoleGrant } from '../../http/people-schemas.js';
-import { Id, ListResponse, Nullable, PagingQuery, Ref, StringEnum, Timestamp } from '../../http/schemas.js';
+import { Role, RoleGrant } from '../../http/vocabulary/people-schemas.js';
+import {
+  Id,
+  ListResponse,
+  Nullable,
+  PagingQuery,
+  Ref,
+  StringEnum,
+  Timestamp,
+} from '../../http/vocabulary/schemas.js';
 
 export const STAFF_STATES = ['invited', 'active', 'disabled'] as const;
 

@@ -1,10 +1,10 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import { templateRoutes } from './template.routes.js';
-import { Template, TemplateList } from './template.schemas.js';
+import { PlanTemplate, PlanTemplatePage } from './template.schemas.js';
 
 /** The read-only catalog of plan templates. */
 export const templatesModule: ServiceModule = {
   name: 'templates',
   routes: [templateRoutes],
-  schemas: [Template, TemplateList],
+  schemas: [PlanTemplate, PlanTemplatePage],
 };

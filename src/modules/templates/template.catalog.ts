@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject } from 'ajv';
 import { Type } from 'typebox';
-import { TEMPLATE_REFERENCES, Template } from './template.schemas.js';
+import { PlanTemplate, TEMPLATE_REFERENCES } from './template.schemas.js';
 
 /**
  * The read-only template catalog: a JSON file shipped with the service
@@ -10,15 +10,15 @@ import { TEMPLATE_REFERENCES, Template } from './template.schemas.js';
  * at start and then served from memory, ordered by id.
  */
 export interface TemplateCatalog {
-  list(filter: { sportId?: number; afterId: number; limit: number }): Template[];
-  findById(id: number): Template | undefined;
+  list(filter: { sportId?: number; afterId: number; limit: number }): PlanTemplate[];
+  findById(id: number): PlanTemplate | undefined;
 }
 
 export const DEFAULT_TEMPLATES_FILE = fileURLToPath(
   new URL('../../../data/plan-templates.json', import.meta.url),
 );
 
-const CatalogFile = Type.Object({ templates: Type.Array(Template) }, { additionalProperties: false });
+const CatalogFile = Type.Object({ templates: Type.Array(PlanTemplate) }, { additionalProperties: false });
 
 /** How many problems one error message lists at most. */
 const MAX_LISTED_PROBLEMS = 10;
@@ -52,7 +52,7 @@ export function loadTemplateCatalog(file: string = DEFAULT_TEMPLATES_FILE): Temp
   );
   if (!validate(parsed)) throw invalidFile(file, (validate.errors ?? []).map(describeAjvError));
 
-  const raw = (parsed as { templates: Template[] }).templates;
+  const raw = (parsed as { templates: PlanTemplate[] }).templates;
   const problems = [...findDuplicateIds(raw), ...raw.flatMap((t, i) => checkTemplate(t, i))];
   if (problems.length > 0) throw invalidFile(file, problems);
 
@@ -67,7 +67,7 @@ export function loadTemplateCatalog(file: string = DEFAULT_TEMPLATES_FILE): Temp
   const byId = new Map(templates.map((t) => [t.id, t]));
   return {
     list: ({ sportId, afterId, limit }) => {
-      const page: Template[] = [];
+      const page: PlanTemplate[] = [];
       for (const template of templates) {
         if (template.id <= afterId) continue;
         if (sportId !== undefined && template.sport_id !== sportId) continue;
@@ -103,7 +103,7 @@ function describeAjvError(error: ErrorObject): string {
   }
 }
 
-function findDuplicateIds(templates: Template[]): string[] {
+function findDuplicateIds(templates: PlanTemplate[]): string[] {
   const seen = new Set<number>();
   const reported = new Set<number>();
   const problems: string[] = [];
@@ -118,7 +118,7 @@ function findDuplicateIds(templates: Template[]): string[] {
 }
 
 /** Rules the schema cannot say: a plan created from the template must be valid too. */
-function checkTemplate(template: Template, index: number): string[] {
+function checkTemplate(template: PlanTemplate, index: number): string[] {
   const at = `/templates/${index}`;
   const problems: string[] = [];
   if (template.name.trim() === '') problems.push(`${at}/name: must not be blank`);

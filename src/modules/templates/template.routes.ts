@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readPageRequest } from '../../core/paging.js';
-import { sendPage } from '../../http/page-reply.js';
-import { problemResponses } from '../../http/responses.js';
-import { Ref } from '../../http/schemas.js';
-import { TemplateList, TemplateListQuery, templateRepresentation } from './template.schemas.js';
+import { sendPage } from '../../http/replies/page-reply.js';
+import { problemResponses } from '../../http/vocabulary/responses.js';
+import { Ref } from '../../http/vocabulary/schemas.js';
+import { PlanTemplatePage, TemplateListQuery, templateRepresentation } from './template.schemas.js';
 
 export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -19,7 +19,7 @@ export const templateRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '`template_id`.',
         querystring: TemplateListQuery,
         response: {
-          200: { ...Ref(TemplateList), description: 'One page of plan templates' },
+          200: { ...Ref(PlanTemplatePage), description: 'One page of plan templates' },
           ...problemResponses(),
         },
       },

@@ -8,7 +8,7 @@ import {
   Nullable,
   PagingQuery,
   Ref,
-} from '../../http/schemas.js';
+} from '../../http/vocabulary/schemas.js';
 import { Entitlement, EntitlementList, EntitlementValue } from '../plans/entitlement.schemas.js';
 import { BillingPeriod } from '../plans/plan.schemas.js';
 
@@ -28,7 +28,7 @@ const templateExample = {
   ],
 };
 
-export const Template = Type.Object(
+export const PlanTemplate = Type.Object(
   {
     id: Id,
     name: Type.String({ minLength: 1, maxLength: 120 }),
@@ -47,17 +47,17 @@ export const Template = Type.Object(
     examples: [templateExample],
   },
 );
-export type Template = Static<typeof Template>;
+export type PlanTemplate = Static<typeof PlanTemplate>;
 /** The named schemas a template refers to, for whatever compiles it. */
 export const TEMPLATE_REFERENCES = [BillingPeriod, Entitlement, EntitlementValue];
-export const templateRepresentation = representationOf(Template, TEMPLATE_REFERENCES);
+export const templateRepresentation = representationOf(PlanTemplate, TEMPLATE_REFERENCES);
 
 export const TemplateListQuery = Type.Object(
   { sport_id: Type.Optional(Id), ...PagingQuery },
   { additionalProperties: false },
 );
 
-export const TemplateList = ListResponse('templates', Template, {
+export const PlanTemplatePage = ListResponse('templates', PlanTemplate, {
   $id: 'PlanTemplatePage',
   examples: [{ templates: [templateExample], next_cursor: 'aWQ6MQ' }],
 });

@@ -1,10 +1,10 @@
-import type { ServiceModule } from '../../http/service-module.js';
+import type { ServiceModule } from '../../http/vocabulary/service-module.js';
 import './webhook.events.js';
 import './webhook.problems.js';
 import { webhookEndpointRoutes } from './webhook.routes.js';
 import {
   WebhookDelivery,
-  WebhookDeliveryList,
+  WebhookDeliveryPage,
   WebhookEndpoint,
   WebhookEndpointCreate,
   WebhookEndpointList,
@@ -25,8 +25,8 @@ export const webhooksModule: ServiceModule = {
     WebhookEndpointPatch,
     WebhookEndpointList,
     WebhookDelivery,
-    WebhookDeliveryList,
+    WebhookDeliveryPage,
   ],
   jobs: (config) => [pruneOldDeliveries(config.eventsRetentionDays)],
-  resourceTypes: ['webhook_endpoint'],
+  resourceTypes: ['webhook_endpoint', 'webhook_delivery'],
 };

@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { readPageRequest } from '../../core/paging.js';
 import { representationOf } from '../../core/representation.js';
-import { sendPage } from '../../http/page-reply.js';
-import { problemResponses } from '../../http/responses.js';
-import { PagingQuery, Ref } from '../../http/schemas.js';
-import { DeliveryParams, EndpointParams, WebhookDelivery, WebhookDeliveryList } from './webhook.schemas.js';
+import { sendPage } from '../../http/replies/page-reply.js';
+import { writeContextOf } from '../../http/replies/write-request.js';
+import { problemResponses } from '../../http/vocabulary/responses.js';
+import { PagingQuery, Ref } from '../../http/vocabulary/schemas.js';
+import { DeliveryParams, EndpointParams, WebhookDelivery, WebhookDeliveryPage } from './webhook.schemas.js';
 import { getEndpoint } from './webhook.service.js';
 import { listDeliveries, toDelivery } from './webhook-delivery.repository.js';
 import { queuePing, retryDelivery } from './webhook-delivery.service.js';
@@ -38,9 +39,9 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const delivery = await queuePing(
         app.db,
+        writeContextOf(request),
         request.params.facility_id,
         request.params.endpoint_id,
-        app.now(),
       );
       return reply.code(202).send(toDelivery(delivery));
     },
@@ -60,7 +61,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: EndpointParams,
         querystring: Type.Object({ ...PagingQuery }, { additionalProperties: false }),
         response: {
-          200: { ...Ref(WebhookDeliveryList), description: 'One page of deliveries' },
+          200: { ...Ref(WebhookDeliveryPage), description: 'One page of deliveries' },
           ...problemResponses('webhook_endpoint_not_found'),
         },
       },
@@ -97,7 +98,11 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { facility_id, endpoint_id, delivery_id } = request.params;
       return reply
         .code(202)
-        .send(toDelivery(await retryDelivery(app.db, facility_id, endpoint_id, delivery_id, app.now())));
+        .send(
+          toDelivery(
+            await retryDelivery(app.db, writeContextOf(request), facility_id, endpoint_id, delivery_id),
+          ),
+        );
     },
   );
 };

@@ -114,8 +114,8 @@ describeEachDialect('events and deliveries are pruned after their retention', (a
       .set({ status: 'succeeded', created_at: old })
       .where('endpoint_id', '=', endpoint.body.id)
       .execute();
-    await pruneOldEvents(30).run(api.app.db);
-    await pruneOldDeliveries(30).run(api.app.db);
+    await pruneOldEvents(30).run(api.app.db, api.app.now);
+    await pruneOldDeliveries(30).run(api.app.db, api.app.now);
     const left = (await api.get(`/admin/facilities/${facility}/events`)).body.events;
     assert.deepEqual(
       left.map((e: { data: { currency: string } }) => e.data.currency),

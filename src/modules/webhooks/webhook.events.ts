@@ -22,3 +22,10 @@ defineResourceEvents({
   },
   typeOf: () => undefined,
 });
+
+/** A ping or retry a key asked for is audited; it is no event (deliveries carry the events). */
+defineResourceEvents({
+  resourceType: 'webhook_delivery',
+  examples: {},
+  typeOf: () => undefined,
+});

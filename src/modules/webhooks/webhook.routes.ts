@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { replyWithResource } from '../../http/resource-reply.js';
-import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/responses.js';
-import { FacilityParams, IfMatchHeaders, NoContent, NoQuery, Ref } from '../../http/schemas.js';
-import { locationOf, writeContextOf } from '../../http/write-request.js';
+import { replyWithResource } from '../../http/replies/resource-reply.js';
+import { locationOf, writeContextOf } from '../../http/replies/write-request.js';
+import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/vocabulary/responses.js';
+import { FacilityParams, IfMatchHeaders, NoContent, NoQuery, Ref } from '../../http/vocabulary/schemas.js';
 import {
   EndpointParams,
   WebhookEndpoint,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
-import { Id, ListResponse, Nullable, Ref, StringEnum, Timestamp } from '../../http/schemas.js';
+import { Id, ListResponse, Nullable, Ref, StringEnum, Timestamp } from '../../http/vocabulary/schemas.js';
 
 const endpointExample = {
   id: 3,
@@ -156,7 +156,7 @@ export const WebhookDelivery = Type.Object(
 );
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
-export const WebhookDeliveryList = ListResponse('deliveries', WebhookDelivery, {
+export const WebhookDeliveryPage = ListResponse('deliveries', WebhookDelivery, {
   $id: 'WebhookDeliveryPage',
   examples: [{ deliveries: [deliveryExample], next_cursor: null }],
 });

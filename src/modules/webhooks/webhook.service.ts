@@ -1,10 +1,7 @@
-import type { Updateable } from 'kysely';
 import { AppError } from '../../core/errors.js';
-import { etagOf, writeTimeAfter } from '../../core/etag.js';
+import { etagOf } from '../../core/etag.js';
 import { systemWriteContext, type WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
-import type { WebhookEndpointsTable } from '../../db/schema.js';
-import { journalChange } from '../../journal/journal.js';
 import { type WriteTarget, write, writeExisting } from '../../journal/write-path.js';
 import { newestEventIdOf } from './endpoint-queue.repository.js';
 import {
@@ -12,6 +9,7 @@ import {
   type WebhookEndpointPatch,
   webhookEndpointRepresentation,
 } from './webhook.schemas.js';
+import { journalEndpoint, updateJournaled } from './webhook-endpoint.journal.js';
 import {
   countEndpoints,
   deleteEndpoint,
@@ -19,8 +17,6 @@ import {
   findEndpoint,
   findEndpointForUpdate,
   insertEndpoint,
-  toEndpoint,
-  updateEndpoint,
 } from './webhook-endpoint.repository.js';
 import { assertWebhookUrl, secretsOf, type WebhookSettings } from './webhook-settings.js';
 import { newSigningSecret } from './webhook-signing.js';
@@ -57,30 +53,6 @@ function endpointNotFound(facilityId: number, endpointId: number): AppError {
   );
 }
 
-/**
- * A change of an endpoint in the journal, as the API shows the endpoint:
- * its secrets are never in the audit trail.
- */
-function journalEndpoint(
-  trx: Executor,
-  context: WriteContext,
-  action: 'create' | 'update' | 'delete',
-  before: EndpointRow | null,
-  after: EndpointRow | null,
-  eventType?: 'webhook_endpoint.disabled',
-): void {
-  const endpoint = (after ?? before) as EndpointRow;
-  journalChange(trx, context, {
-    facilityId: endpoint.facility_id,
-    resourceType: 'webhook_endpoint',
-    resourceId: endpoint.id,
-    action,
-    before: before && toEndpoint(before),
-    after: after && toEndpoint(after),
-    eventType,
-  });
-}
-
 /** The endpoint a write changes: locked, 404 webhook_endpoint_not_found, If-Match against its representation. */
 function endpointTarget(facilityId: number, endpointId: number): WriteTarget<EndpointRow> {
   return {
@@ -88,22 +60,6 @@ function endpointTarget(facilityId: number, endpointId: number): WriteTarget<End
     notFound: () => endpointNotFound(facilityId, endpointId),
     etag: endpointEtag,
   };
-}
-
-async function updateJournaled(
-  trx: Executor,
-  context: WriteContext,
-  current: EndpointRow,
-  values: Updateable<WebhookEndpointsTable>,
-  eventType?: 'webhook_endpoint.disabled',
-): Promise<EndpointRow> {
-  const now = context.now.getTime();
-  const updated = await updateEndpoint(trx, current.id, {
-    ...values,
-    updated_at: writeTimeAfter(current.updated_at, now),
-  });
-  journalEndpoint(trx, context, 'update', current, updated, eventType);
-  return updated;
 }
 
 export async function createEndpoint(
@@ -196,11 +152,17 @@ export async function rotateSecret(
   const rotation = { ...context, ifMatch: undefined };
   return writeExisting(db, rotation, endpointTarget(facilityId, endpointId), async ({ trx }, current) => {
     const now = context.now.getTime();
-    const endpoint = await updateJournaled(trx, rotation, current, {
-      secret: secrets.seal(secret),
-      previous_secret: current.secret,
-      previous_secret_expires_at: new Date(now + PREVIOUS_SECRET_VALID_MS).toISOString(),
-    });
+    const endpoint = await updateJournaled(
+      trx,
+      rotation,
+      current,
+      {
+        secret: secrets.seal(secret),
+        previous_secret: current.secret,
+        previous_secret_expires_at: new Date(now + PREVIOUS_SECRET_VALID_MS).toISOString(),
+      },
+      { rotation: true },
+    );
     return { endpoint, secret };
   });
 }
@@ -225,7 +187,7 @@ export async function disableFailingEndpoint(
       context,
       current,
       { enabled: 0, disabled_reason: reason },
-      'webhook_endpoint.disabled',
+      { eventType: 'webhook_endpoint.disabled' },
     );
   });
 }

@@ -8,10 +8,10 @@ export function pruneOldDeliveries(retentionDays: number): PeriodicJob {
   return {
     name: 'webhook-deliveries-prune',
     everyMs: 60 * 60 * 1000,
-    run: async (db) => ({
+    run: async (db, now) => ({
       removed: await pruneFinishedDeliveriesBefore(
         db,
-        new Date(Date.now() - retentionDays * DAY_MS).toISOString(),
+        new Date(now().getTime() - retentionDays * DAY_MS).toISOString(),
       ),
     }),
   };

@@ -4,12 +4,7 @@ import { useFacility } from '../context';
 import { MemberFilterFields, NO_MEMBER_FILTER } from '../members/filter-fields';
 import { usePlans } from '../members/list';
 import { ProblemNotice } from '../ui';
-
-type Step =
-  | { state: 'idle' }
-  | { state: 'busy' }
-  | { state: 'done'; name: string; size: number }
-  | { state: 'error'; error: unknown };
+import { useWrite } from '../write';
 
 /** Saves bytes as a file: an object URL on a link with `download` (no navigation, nothing the CSP governs). */
 function save(blob: Blob, name: string): void {
@@ -29,27 +24,24 @@ export function ExportForm() {
   const plans = usePlans();
   const [draft, setDraft] = useState(NO_MEMBER_FILTER);
   const { q, status, role, planId, sportId } = draft;
-  const [step, setStep] = useState<Step>({ state: 'idle' });
+  const exporting = useWrite();
   const sportInvalid = sportId !== '' && !/^[1-9]\d*$/.test(sportId);
 
-  const download = async () => {
-    if (step.state === 'busy' || sportInvalid) return;
-    setStep({ state: 'busy' });
+  const download = () => {
+    if (sportInvalid) return;
     const query: MemberExportQuery = {};
     if (q.trim()) query.q = q.trim();
     if (status) query.status = status;
     if (role) query.role = role;
     if (planId) query.plan_id = Number(planId);
     if (sportId) query.sport_id = Number(sportId);
-    try {
+    exporting.run(async () => {
       const stream = await client.exportMembers(facilityId, query);
       const blob = new Blob([await new Response(stream).arrayBuffer()], { type: 'text/csv' });
       const name = `members-facility-${facilityId}-${new Date().toISOString().slice(0, 10)}.csv`;
       save(blob, name);
-      setStep({ state: 'done', name, size: blob.size });
-    } catch (error) {
-      setStep({ state: 'error', error });
-    }
+      exporting.announce(`Saved ${name} (${formatSize(blob.size)}).`);
+    });
   };
 
   return (
@@ -65,20 +57,14 @@ export function ExportForm() {
         />
       </div>
       <div class="actions wrap">
-        <button
-          type="button"
-          class="primary"
-          disabled={step.state === 'busy' || sportInvalid}
-          onClick={download}
-        >
+        <button type="button" class="primary" disabled={exporting.busy || sportInvalid} onClick={download}>
           Download CSV
         </button>
       </div>
       <p class="status-line" role="status">
-        {step.state === 'busy' && 'Preparing the file…'}
-        {step.state === 'done' && `Saved ${step.name} (${formatSize(step.size)}).`}
+        {exporting.busy ? 'Preparing the file…' : exporting.notice}
       </p>
-      {step.state === 'error' && <ProblemNotice error={step.error} />}
+      {exporting.failure !== undefined && <ProblemNotice error={exporting.failure} />}
       {plans.state === 'error' && <ProblemNotice error={plans.error} />}
     </section>
   );

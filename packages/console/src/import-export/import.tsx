@@ -1,23 +1,31 @@
-import type { MemberImport, MemberImportQuery, MemberImportReport } from '@facility-admin/client';
-import { useRef, useState } from 'preact/hooks';
+import {
+  type MemberImport,
+  type MemberImportQuery,
+  type MemberImportReport,
+  memberImportMatch_byValues,
+  memberImportOn_errorValues,
+} from '@facility-admin/client';
+import { useState } from 'preact/hooks';
 import { newIdempotencyKey } from '../api';
 import { useFacility } from '../context';
 import { ProblemNotice } from '../ui';
+import { useWrite } from '../write';
 import { ImportProgress } from './progress';
 import { ImportReportView } from './report';
 
 type MatchBy = NonNullable<MemberImportQuery['match_by']>;
 type OnError = NonNullable<MemberImportQuery['on_error']>;
 
-const MATCH_BY: [MatchBy, string, string][] = [
-  ['external_id', 'External id', 'A row updates the member with its external_id; other rows create members.'],
-  ['email', 'Email', 'A row updates the member with its email (any case); other rows create members.'],
-  ['none', 'None', 'Every row creates a new member.'],
-];
-const ON_ERROR: [OnError, string, string][] = [
-  ['abort', 'Abort', 'Nothing is written if any row fails.'],
-  ['skip', 'Skip', 'The valid rows are written; the failing rows are left out.'],
-];
+/** Each choice's label and what it does: the choices are the document's, in its order. */
+const MATCH_BY: Record<MatchBy, [string, string]> = {
+  external_id: ['External id', 'A row updates the member with its external_id; other rows create members.'],
+  email: ['Email', 'A row updates the member with its email (any case); other rows create members.'],
+  none: ['None', 'Every row creates a new member.'],
+};
+const ON_ERROR: Record<OnError, [string, string]> = {
+  abort: ['Abort', 'Nothing is written if any row fails.'],
+  skip: ['Skip', 'The valid rows are written; the failing rows are left out.'],
+};
 
 /** A dry run of one file with one set of options, and the key its real run will send. */
 interface Checked {
@@ -26,10 +34,11 @@ interface Checked {
   importKey: string;
 }
 
-type Step =
-  | { state: 'idle' }
-  | { state: 'busy'; what: string; job?: MemberImport }
-  | { state: 'error'; error: unknown };
+/** What runs now, and the job's progress as the client reads it while it runs. */
+interface Progress {
+  what: string;
+  job?: MemberImport;
+}
 
 /** Upload a CSV file, check it (a dry run), then import it with the options it was checked with. */
 export function ImportForm() {
@@ -41,28 +50,18 @@ export function ImportForm() {
   const [onError, setOnError] = useState<OnError>('abort');
   const [checked, setChecked] = useState<Checked | null>(null);
   const [result, setResult] = useState<MemberImportReport | null>(null);
-  const [step, setStep] = useState<Step>({ state: 'idle' });
-  // Set at once (a state update is not): a double click sends one request.
-  const busy = useRef(false);
+  const sending = useWrite();
+  const [progress, setProgress] = useState<Progress>({ what: '' });
   const identity = `${fileVersion}|${matchBy}|${onError}`;
   const current = checked?.identity === identity ? checked : null;
   const writes = current ? current.report.counts.created + current.report.counts.updated : 0;
   const blocked = !current || (onError === 'abort' && current.report.counts.failed > 0) || writes === 0;
 
-  // The job's progress, as the client reads it while it runs.
-  const run = async (what: string, send: (onProgress: (job: MemberImport) => void) => Promise<void>) => {
-    if (busy.current) return;
-    busy.current = true;
-    setStep({ state: 'busy', what });
-    try {
-      await send((job) => setStep({ state: 'busy', what, job }));
-      setStep({ state: 'idle' });
-    } catch (error) {
-      setStep({ state: 'error', error });
-    } finally {
-      busy.current = false;
-    }
-  };
+  const run = (what: string, send: (onProgress: (job: MemberImport) => void) => Promise<void>) =>
+    sending.run(() => {
+      setProgress({ what });
+      return send((job) => setProgress({ what, job }));
+    });
   const check = () =>
     run('Checking the file…', async (onProgress) => {
       if (!file) return;
@@ -97,7 +96,7 @@ export function ImportForm() {
             setFile(e.currentTarget.files?.[0] ?? null);
             setFileVersion((n) => n + 1);
             setResult(null);
-            setStep({ state: 'idle' });
+            sending.clear();
           }}
         />
         <p class="hint" id="import-file-hint">
@@ -109,29 +108,31 @@ export function ImportForm() {
         <Choices
           legend="Match rows to members by"
           name="match_by"
-          options={MATCH_BY}
+          options={memberImportMatch_byValues}
+          words={MATCH_BY}
           value={matchBy}
           onChange={setMatchBy}
         />
         <Choices
           legend="When a row fails"
           name="on_error"
-          options={ON_ERROR}
+          options={memberImportOn_errorValues}
+          words={ON_ERROR}
           value={onError}
           onChange={setOnError}
         />
       </div>
       <div class="actions wrap">
-        <button type="button" disabled={!file || step.state === 'busy'} onClick={check}>
+        <button type="button" disabled={!file || sending.busy} onClick={check}>
           Check file
         </button>
-        <button type="button" class="primary" disabled={blocked || step.state === 'busy'} onClick={importNow}>
+        <button type="button" class="primary" disabled={blocked || sending.busy} onClick={importNow}>
           Import
         </button>
       </div>
       <p class="status-line" role="status">
-        {step.state === 'busy'
-          ? step.what
+        {sending.busy
+          ? progress.what
           : current
             ? `Checked: ${summary(current.report)}`
             : result
@@ -140,8 +141,8 @@ export function ImportForm() {
                 ? 'Check the file to see what it would do; Import is offered after that.'
                 : 'Choose a file.'}
       </p>
-      {step.state === 'busy' && step.job && <ImportProgress job={step.job} />}
-      {step.state === 'error' && <ProblemNotice error={step.error} />}
+      {sending.busy && progress.job && <ImportProgress job={progress.job} />}
+      {sending.failure !== undefined && <ProblemNotice error={sending.failure} />}
       {current && (
         <>
           <h3>Check of {file?.name}</h3>
@@ -165,17 +166,18 @@ function summary({ counts }: MemberImportReport): string {
 interface ChoicesProps<T extends string> {
   legend: string;
   name: string;
-  options: [T, string, string][];
+  options: readonly T[];
+  words: Record<T, [label: string, hint: string]>;
   value: T;
   onChange: (value: T) => void;
 }
 
 /** A group of radio buttons, each with its one-line explanation. */
-function Choices<T extends string>({ legend, name, options, value, onChange }: ChoicesProps<T>) {
+function Choices<T extends string>({ legend, name, options, words, value, onChange }: ChoicesProps<T>) {
   return (
     <fieldset class="choices">
       <legend>{legend}</legend>
-      {options.map(([option, label, hint]) => (
+      {options.map((option) => (
         <label key={option} class="choice">
           <input
             type="radio"
@@ -185,8 +187,8 @@ function Choices<T extends string>({ legend, name, options, value, onChange }: C
             onChange={() => onChange(option)}
           />
           <span>
-            <strong>{label}</strong>
-            <span class="hint">{hint}</span>
+            <strong>{words[option][0]}</strong>
+            <span class="hint">{words[option][1]}</span>
           </span>
         </label>
       ))}

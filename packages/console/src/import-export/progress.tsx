@@ -1,6 +1,6 @@
 import type { MemberImport } from '@facility-admin/client';
 
-const PHASES: Record<string, string> = {
+const PHASES: Record<NonNullable<MemberImport['progress']['phase']>, string> = {
   checking: 'Checked',
   writing: 'Written',
   undoing: 'Undone',

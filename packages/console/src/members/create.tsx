@@ -2,8 +2,9 @@ import type { MemberCreate } from '@facility-admin/client';
 import { useState } from 'preact/hooks';
 import { idempotencyKeys } from '../api';
 import { useFacility } from '../context';
+import { NotLoaded } from '../resource';
 import { href, navigate } from '../router';
-import { Loading, ProblemNotice, ScreenTitle } from '../ui';
+import { ReadOnlyKey, ScreenTitle } from '../ui';
 import { bodyOf, MemberForm } from './form';
 import { usePlans } from './list';
 
@@ -12,13 +13,13 @@ export function MemberCreateScreen() {
   const { client, facilityId, canWrite } = useFacility();
   const plans = usePlans();
   const [keyFor] = useState(idempotencyKeys);
-  if (!canWrite) return <ProblemNotice error={new Error('This API key may only read.')} />;
+  if (!canWrite) return <ReadOnlyKey />;
   return (
     <section>
       <ScreenTitle>Enrol a member</ScreenTitle>
-      {plans.state === 'loading' && <Loading what="plans" />}
-      {plans.state === 'error' && <ProblemNotice error={plans.error} />}
-      {plans.state === 'ok' && (
+      {plans.data === undefined ? (
+        <NotLoaded load={plans} what="plans" />
+      ) : (
         <MemberForm
           plans={plans.data}
           submitLabel="Enrol"

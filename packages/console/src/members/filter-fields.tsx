@@ -1,6 +1,5 @@
-import type { Plan } from '@facility-admin/client';
+import { memberRoleValues, memberStatusValues, type Plan } from '@facility-admin/client';
 import { Field } from '../ui';
-import { ROLES, STATUSES } from './status';
 
 /** The members list's filters, as the form holds them: empty means "any". */
 export interface MemberFilterDraft {
@@ -43,7 +42,7 @@ export function MemberFilterFields({ draft, onChange, plans, sportError }: Props
             onChange={(e) => onChange({ status: e.currentTarget.value })}
           >
             <option value="">Not removed</option>
-            {STATUSES.map((s) => (
+            {memberStatusValues.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>
@@ -55,7 +54,7 @@ export function MemberFilterFields({ draft, onChange, plans, sportError }: Props
         {(props) => (
           <select {...props} value={draft.role} onChange={(e) => onChange({ role: e.currentTarget.value })}>
             <option value="">Any</option>
-            {ROLES.map((r) => (
+            {memberRoleValues.map((r) => (
               <option key={r} value={r}>
                 {r}
               </option>

@@ -1,12 +1,20 @@
-import type { Member, Plan } from '@facility-admin/client';
+import {
+  type Member,
+  type MemberCreate,
+  type MemberUpdate,
+  memberCreateStatusValues,
+  memberRoleValues,
+  type Plan,
+} from '@facility-admin/client';
 import { useState } from 'preact/hooks';
 import { useFacility } from '../context';
 import { formatTimestamp } from '../format';
-import { Field, fieldErrors, ProblemNotice } from '../ui';
-import { ROLES } from './status';
+import { Field, fieldErrors } from '../ui';
+import { FormEnd, useWrite } from '../write';
 
+type MemberField = (typeof FIELDS)[number];
 /** The editable fields as the form holds them: text, '' for empty. */
-export type MemberDraft = Record<(typeof FIELDS)[number], string>;
+export type MemberDraft = Record<MemberField, string>;
 
 const FIELDS = [
   'first_name',
@@ -22,8 +30,8 @@ const FIELDS = [
   'ends_on',
   'waiver_signed_at',
   'notes',
-] as const;
-const NUMERIC = new Set(['sport_id', 'plan_id']);
+] as const satisfies readonly (keyof MemberCreate & keyof MemberUpdate & keyof Member)[];
+const NUMERIC = new Set<MemberField>(['sport_id', 'plan_id']);
 /** The waiver's choice "Signed now": the time is taken when the form is sent. */
 const SIGNED_NOW = 'now';
 
@@ -69,9 +77,8 @@ interface Props {
 export function MemberForm({ member, plans, submitLabel, onSubmit, onCancel, onReload }: Props) {
   const { timeZone } = useFacility();
   const [draft, setDraft] = useState(() => draftOf(member));
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const errors = fieldErrors(error);
+  const save = useWrite();
+  const errors = fieldErrors(save.failure);
   const set = (field: keyof MemberDraft) => (e: { currentTarget: { value: string } }) =>
     setDraft({ ...draft, [field]: e.currentTarget.value });
   const text = (
@@ -98,21 +105,8 @@ export function MemberForm({ member, plans, submitLabel, onSubmit, onCancel, onR
   // Only active plans take new members; the member's own plan stays listed.
   const offered = plans.filter((p) => (p.is_active && !p.deleted_at) || p.id === member?.plan_id);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onSubmit(draft);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <form class="form" onSubmit={submit} noValidate>
+    <form class="form" onSubmit={save.submit(() => onSubmit(draft))} noValidate>
       <div class="grid">
         {text('first_name', 'First name', 'text', { required: true, autoComplete: 'off' })}
         {text('last_name', 'Last name', 'text', { autoComplete: 'off' })}
@@ -154,7 +148,7 @@ export function MemberForm({ member, plans, submitLabel, onSubmit, onCancel, onR
         <Field label="Role" error={errors.role}>
           {(props) => (
             <select {...props} name="role" value={draft.role} onChange={set('role')}>
-              {ROLES.map((role) => (
+              {memberRoleValues.map((role) => (
                 <option key={role}>{role}</option>
               ))}
             </select>
@@ -164,8 +158,9 @@ export function MemberForm({ member, plans, submitLabel, onSubmit, onCancel, onR
           <Field label="Status" error={errors.status}>
             {(props) => (
               <select {...props} name="status" value={draft.status} onChange={set('status')}>
-                <option value="active">active</option>
-                <option value="pending">pending</option>
+                {memberCreateStatusValues.map((status) => (
+                  <option key={status}>{status}</option>
+                ))}
               </select>
             )}
           </Field>
@@ -175,17 +170,7 @@ export function MemberForm({ member, plans, submitLabel, onSubmit, onCancel, onR
       <Field label="Notes" error={errors.notes}>
         {(props) => <textarea {...props} name="notes" rows={3} value={draft.notes} onInput={set('notes')} />}
       </Field>
-      {error !== undefined && <ProblemNotice error={error} onReload={onReload} />}
-      <div class="actions">
-        {onCancel && (
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
-        </button>
-      </div>
+      <FormEnd write={save} submitLabel={submitLabel} onCancel={onCancel} onReload={onReload} />
     </form>
   );
 }

@@ -3,7 +3,8 @@ import { useId, useState } from 'preact/hooks';
 import { idempotencyKeys } from '../api';
 import { useFacility } from '../context';
 import { todayIn } from '../format';
-import { Field, fieldErrors, ProblemNotice } from '../ui';
+import { Field, fieldErrors } from '../ui';
+import { FormEnd, useWrite } from '../write';
 
 const EMPTY = { starts_on: '', ends_on: '', reason: '' };
 
@@ -15,33 +16,22 @@ const EMPTY = { starts_on: '', ends_on: '', reason: '' };
 export function FreezeForm({ memberId, onPlanned }: { memberId: number; onPlanned: () => void }) {
   const { client, facilityId, timeZone } = useFacility();
   const [draft, setDraft] = useState(EMPTY);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const save = useWrite();
   const [keyFor] = useState(idempotencyKeys);
   const headingId = useId();
-  const errors = fieldErrors(error);
+  const errors = fieldErrors(save.failure);
   const today = todayIn(timeZone);
   const set = (field: keyof typeof EMPTY) => (e: { currentTarget: { value: string } }) =>
     setDraft({ ...draft, [field]: e.currentTarget.value });
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(undefined);
+  const submit = save.submit(async () => {
     const reason = draft.reason.trim();
     const body: FreezeCreate = { starts_on: draft.starts_on, ends_on: draft.ends_on };
     if (reason) body.reason = reason;
-    try {
-      await client.freezes.create(facilityId, memberId, body, { idempotencyKey: keyFor(body) });
-      setDraft(EMPTY);
-      onPlanned();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
+    await client.freezes.create(facilityId, memberId, body, { idempotencyKey: keyFor(body) });
+    setDraft(EMPTY);
+    onPlanned();
+  });
 
   return (
     <form class="form freeze-form" onSubmit={submit} noValidate aria-labelledby={headingId}>
@@ -79,12 +69,7 @@ export function FreezeForm({ memberId, onPlanned }: { memberId: number; onPlanne
           )}
         </Field>
       </div>
-      {error !== undefined && <ProblemNotice error={error} />}
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Planning…' : 'Plan freeze'}
-        </button>
-      </div>
+      <FormEnd write={save} submitLabel="Plan freeze" busyLabel="Planning…" />
     </form>
   );
 }

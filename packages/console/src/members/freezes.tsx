@@ -1,8 +1,9 @@
-import { type Freeze, type Member, paginate } from '@facility-admin/client';
-import { useState } from 'preact/hooks';
+import { type Freeze, type Member, type MemberStatus, paginate } from '@facility-admin/client';
+import { useConfirm } from '../confirm';
 import { useFacility } from '../context';
 import { formatDate, formatTimestamp, todayIn } from '../format';
-import { ConfirmDialog, Empty, Loading, ProblemNotice, useLoad } from '../ui';
+import { ListState, readAll, useResource } from '../resource';
+import { WriteOutcome } from '../write';
 import { FreezeForm } from './freeze-form';
 
 export type FreezeState = 'planned' | 'under way' | 'ended' | 'cancelled';
@@ -24,7 +25,7 @@ function cancellable(freeze: Freeze, today: string): boolean {
 }
 
 /** Only these members can be frozen (the service says 409 `invalid_status_transition` to others). */
-const FREEZABLE = new Set(['active', 'frozen']);
+const FREEZABLE = new Set<MemberStatus>(['active', 'frozen']);
 
 /**
  * The member's dated freezes: every one (a member has at most 100), with its
@@ -34,41 +35,26 @@ const FREEZABLE = new Set(['active', 'frozen']);
 export function FreezesPanel({ member, etag, reload }: { member: Member; etag: string; reload: () => void }) {
   const { client, facilityId, canWrite, timeZone } = useFacility();
   // Keyed on the ETag as well: a move to or from frozen opens or ends a freeze.
-  const list = useLoad(async () => {
-    const all: Freeze[] = [];
-    for await (const freeze of paginate((cursor) =>
-      client.freezes.list(facilityId, member.id, cursor ? { cursor } : {}),
-    )) {
-      all.push(freeze);
-    }
+  // A change reads the member again too (`reload`), which reads the freezes again.
+  const list = useResource(async () => {
+    const all = await readAll(
+      paginate((cursor) => client.freezes.list(facilityId, member.id, cursor ? { cursor } : {})),
+    );
     return all.sort((a, b) => a.starts_on.localeCompare(b.starts_on) || a.id - b.id);
   }, [facilityId, member.id, etag]);
-  const [cancelling, setCancelling] = useState<Freeze | null>(null);
-  const [error, setError] = useState<unknown>();
+  const cancellation = useConfirm<Freeze>();
   const today = todayIn(timeZone);
   const changed = () => {
-    list.reload();
+    list.refresh();
     reload();
-  };
-  const cancel = async (freeze: Freeze) => {
-    setCancelling(null);
-    setError(undefined);
-    try {
-      await client.freezes.cancel(facilityId, member.id, freeze.id);
-      changed();
-    } catch (caught) {
-      setError(caught);
-    }
   };
   const freezes = list.data;
 
   return (
     <section class="freezes" aria-labelledby="freezes-heading">
       <h2 id="freezes-heading">Freezes</h2>
-      {list.state === 'loading' && !freezes && <Loading what="freezes" />}
-      {list.state === 'error' && <ProblemNotice error={list.error} />}
-      {error !== undefined && <ProblemNotice error={error} />}
-      {freezes && freezes.length === 0 && <Empty>No freezes.</Empty>}
+      <ListState load={list} what="freezes" count={freezes?.length} empty="No freezes." />
+      <WriteOutcome write={list} />
       {freezes && freezes.length > 0 && (
         <div class="table-wrap">
           <table class="list" aria-busy={list.state === 'loading'}>
@@ -111,7 +97,7 @@ export function FreezesPanel({ member, etag, reload }: { member: Member; etag: s
                     {canWrite && (
                       <td class="row-actions">
                         {cancellable(freeze, today) && (
-                          <button type="button" class="danger" onClick={() => setCancelling(freeze)}>
+                          <button type="button" class="danger" onClick={() => cancellation.ask(freeze)}>
                             Cancel
                             <span class="visually-hidden">
                               {' '}
@@ -128,22 +114,21 @@ export function FreezesPanel({ member, etag, reload }: { member: Member; etag: s
           </table>
         </div>
       )}
-      {cancelling && (
-        <ConfirmDialog
-          title={`Cancel the freeze from ${formatDate(cancelling.starts_on)}?`}
-          confirmLabel="Cancel freeze"
-          cancelLabel="Keep it"
-          danger
-          onCancel={() => setCancelling(null)}
-          onConfirm={() => cancel(cancelling)}
-        >
+      {cancellation.dialog((freeze) => ({
+        title: `Cancel the freeze from ${formatDate(freeze.starts_on)}?`,
+        confirmLabel: 'Cancel freeze',
+        cancelLabel: 'Keep it',
+        danger: true,
+        body: (
           <p>
-            {freezeState(cancelling, today) === 'planned'
+            {freezeState(freeze, today) === 'planned'
               ? 'The freeze will not start. It stays listed as cancelled.'
               : 'The freeze ends today: the member is active again from tomorrow.'}
           </p>
-        </ConfirmDialog>
-      )}
+        ),
+        onConfirm: () =>
+          list.write(() => client.freezes.cancel(facilityId, member.id, freeze.id), { after: changed }),
+      }))}
       {canWrite &&
         (FREEZABLE.has(member.status) ? (
           <FreezeForm memberId={member.id} onPlanned={changed} />

@@ -2,8 +2,9 @@ import type { MemberListQuery, Plan } from '@facility-admin/client';
 import { useEffect, useState } from 'preact/hooks';
 import { useFacility } from '../context';
 import { formatDate } from '../format';
+import { ListState, useLoad } from '../resource';
 import { href } from '../router';
-import { Badge, Empty, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
+import { Badge, ScreenTitle } from '../ui';
 import { type MemberFilterDraft, MemberFilterFields } from './filter-fields';
 import { fullName } from './status';
 
@@ -97,11 +98,12 @@ export function MembersList() {
           plans={plans.data ?? []}
         />
       </search>
-      {page.state === 'error' && <ProblemNotice error={page.error} />}
-      {page.state === 'loading' && !page.data && <Loading what="members" />}
-      {page.state !== 'error' && page.data && members.length === 0 && (
-        <Empty>{filtered ? 'No member matches these filters.' : 'No members yet.'}</Empty>
-      )}
+      <ListState
+        load={page}
+        what="members"
+        count={page.data?.members.length}
+        empty={filtered ? 'No member matches these filters.' : 'No members yet.'}
+      />
       {members.length > 0 && (
         <div class="table-wrap">
           <table class="list" aria-busy={page.state === 'loading'}>

@@ -2,10 +2,13 @@ import type { Member, MemberUpdate } from '@facility-admin/client';
 import type { ComponentType } from 'preact';
 import { useState } from 'preact/hooks';
 import { AuditTimeline } from '../audit';
+import { useConfirm } from '../confirm';
 import { useFacility } from '../context';
 import { formatDate, formatTimestamp } from '../format';
+import { NotLoaded, useResource } from '../resource';
 import { href } from '../router';
-import { Badge, ConfirmDialog, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
+import { Badge, ResourceHead } from '../ui';
+import { WriteOutcome } from '../write';
 import { bodyOf, MemberForm } from './form';
 import { FreezesPanel } from './freezes';
 import { planName, usePlans } from './list';
@@ -16,74 +19,56 @@ export const MEMBER_PANELS: ComponentType<{ member: Member; etag: string; reload
   FreezesPanel,
 ];
 
-/** Fields the page shows by name; any other field the service adds is listed after them as it comes. */
-const SHOWN = new Set([
-  'id',
-  'facility_id',
-  'first_name',
-  'last_name',
-  'email',
-  'phone',
-  'date_of_birth',
-  'sport_id',
-  'role',
-  'status',
-  'status_reason',
-  'plan_id',
-  'external_id',
-  'joined_on',
-  'ends_on',
-  'waiver_signed_at',
-  'notes',
-  'status_changed_at',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-  'allowed_transitions',
-]);
+/**
+ * Fields the page shows by name: every field of the client's `Member` (the
+ * typecheck fails when the document adds one); any other field a newer
+ * service sends is listed after them as it comes.
+ */
+const SHOWN: Record<keyof Member, true> = {
+  id: true,
+  facility_id: true,
+  first_name: true,
+  last_name: true,
+  email: true,
+  phone: true,
+  date_of_birth: true,
+  sport_id: true,
+  role: true,
+  status: true,
+  status_reason: true,
+  plan_id: true,
+  external_id: true,
+  joined_on: true,
+  ends_on: true,
+  waiver_signed_at: true,
+  notes: true,
+  status_changed_at: true,
+  created_at: true,
+  updated_at: true,
+  deleted_at: true,
+  allowed_transitions: true,
+};
 
 export function MemberPage({ memberId }: { memberId: number }) {
   const { client, facilityId, canWrite, timeZone } = useFacility();
-  const loaded = useLoad(() => client.members.get(facilityId, memberId), [facilityId, memberId]);
-  const plans = usePlans();
   const [editing, setEditing] = useState(false);
-  const [actionError, setActionError] = useState<unknown>();
-  const [confirmRemove, setConfirmRemove] = useState(false);
-  const [timelineRound, setTimelineRound] = useState(0);
-  const reload = () => {
-    setActionError(undefined);
-    setEditing(false);
-    loaded.reload();
-    setTimelineRound((n) => n + 1);
-  };
-
-  if (loaded.state === 'loading' && !loaded.data) return <Loading what="the member" />;
-  if (loaded.state === 'error' && !loaded.data) return <ProblemNotice error={loaded.error} />;
-  const { data: member, etag } = loaded.data as { data: Member; etag: string };
-
-  const write = async (change: () => Promise<unknown>) => {
-    setActionError(undefined);
-    try {
-      await change();
-      reload();
-    } catch (error) {
-      setActionError(error);
-    }
-  };
-  const move = (status: string) =>
-    write(() => client.members.update(facilityId, memberId, { status } as MemberUpdate, { ifMatch: etag }));
-  const extras = Object.entries(member).filter(([field]) => !SHOWN.has(field));
+  const loaded = useResource(() => client.members.get(facilityId, memberId), [facilityId, memberId], {
+    onReload: () => setEditing(false),
+  });
+  const plans = usePlans();
+  const removal = useConfirm<'remove'>();
+  if (loaded.data === undefined) return <NotLoaded load={loaded} what="the member" />;
+  const { data: member, etag } = loaded.data;
+  const move = (status: Member['status']) =>
+    loaded.write(() => client.members.update(facilityId, memberId, { status }, { ifMatch: etag }));
+  const extras = Object.entries(member).filter(([field]) => !Object.hasOwn(SHOWN, field));
 
   return (
     <section>
-      <p class="crumbs">
-        <a href={href(facilityId, 'members')}>Members</a> /
-      </p>
-      <div class="screen-head">
-        <ScreenTitle>{fullName(member)}</ScreenTitle>
+      <ResourceHead list="members" label="Members" title={fullName(member)}>
         <Badge value={member.status} />
-      </div>
-      {actionError !== undefined && <ProblemNotice error={actionError} onReload={reload} />}
+      </ResourceHead>
+      <WriteOutcome write={loaded} onReload={loaded.reload} />
       {canWrite && !editing && (
         <fieldset class="actions wrap">
           <legend class="visually-hidden">Member actions</legend>
@@ -96,38 +81,31 @@ export function MemberPage({ memberId }: { memberId: number }) {
             </button>
           ))}
           {member.status !== 'removed' && (
-            <button type="button" class="danger" onClick={() => setConfirmRemove(true)}>
+            <button type="button" class="danger" onClick={() => removal.ask('remove')}>
               Remove
             </button>
           )}
         </fieldset>
       )}
-      {confirmRemove && (
-        <ConfirmDialog
-          title={`Remove ${fullName(member)}?`}
-          confirmLabel="Remove"
-          danger
-          onCancel={() => setConfirmRemove(false)}
-          onConfirm={() => {
-            setConfirmRemove(false);
-            write(() => client.members.delete(facilityId, memberId, { ifMatch: etag }));
-          }}
-        >
-          <p>The member is marked removed and left out of lists. You can restore them later.</p>
-        </ConfirmDialog>
-      )}
+      {removal.dialog(() => ({
+        title: `Remove ${fullName(member)}?`,
+        confirmLabel: 'Remove',
+        danger: true,
+        body: <p>The member is marked removed and left out of lists. You can restore them later.</p>,
+        onConfirm: () => loaded.write(() => client.members.delete(facilityId, memberId, { ifMatch: etag })),
+      }))}
       {editing ? (
         <MemberForm
           member={member}
           plans={plans.data ?? []}
           submitLabel="Save changes"
           onCancel={() => setEditing(false)}
-          onReload={reload}
+          onReload={loaded.reload}
           onSubmit={async (draft) => {
             await client.members.update(facilityId, memberId, bodyOf(draft, member) as MemberUpdate, {
               ifMatch: etag,
             });
-            reload();
+            loaded.saved();
           }}
         />
       ) : (
@@ -181,10 +159,10 @@ export function MemberPage({ memberId }: { memberId: number }) {
         </dl>
       )}
       {MEMBER_PANELS.map((Panel, i) => (
-        <Panel key={i} member={member} etag={etag} reload={reload} />
+        <Panel key={i} member={member} etag={etag} reload={loaded.reload} />
       ))}
       <h2>History</h2>
-      <AuditTimeline key={timelineRound} resourceType="member" resourceId={String(memberId)} />
+      <AuditTimeline key={loaded.round} resourceType="member" resourceId={String(memberId)} />
     </section>
   );
 }

@@ -1,21 +1,22 @@
-import type { Member } from '@facility-admin/client';
+import type { Member, MemberStatus } from '@facility-admin/client';
 
 /** The statuses a member may move to now, as the service says (status table and policy). */
-export function allowedTransitions(member: Member): string[] {
+export function allowedTransitions(member: Member): MemberStatus[] {
   return member.allowed_transitions;
 }
 
-/** The button's words for a move. */
-export function moveLabel(from: string, to: string): string {
-  if (from === 'removed') return to === 'active' ? 'Restore as active' : 'Restore as pending';
-  return (
-    { active: 'Activate', frozen: 'Freeze', suspended: 'Suspend', cancelled: 'Cancel membership' }[to] ??
-    `Set ${to}`
-  );
-}
+const MOVE_WORDS: Partial<Record<MemberStatus, string>> = {
+  active: 'Activate',
+  frozen: 'Freeze',
+  suspended: 'Suspend',
+  cancelled: 'Cancel membership',
+};
 
-export const STATUSES = ['pending', 'active', 'frozen', 'suspended', 'cancelled', 'removed'] as const;
-export const ROLES = ['member', 'coach', 'staff', 'admin'] as const;
+/** The button's words for a move. */
+export function moveLabel(from: MemberStatus, to: MemberStatus): string {
+  if (from === 'removed') return to === 'active' ? 'Restore as active' : 'Restore as pending';
+  return MOVE_WORDS[to] ?? `Set ${to}`;
+}
 
 export function fullName(member: Pick<Member, 'first_name' | 'last_name'>): string {
   return [member.first_name, member.last_name].filter(Boolean).join(' ');

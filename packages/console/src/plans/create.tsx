@@ -1,22 +1,19 @@
-import type { PlanCreate, PlanTemplate } from '@facility-admin/client';
+import type { PlanCreate } from '@facility-admin/client';
 import { useState } from 'preact/hooks';
 import { idempotencyKeys } from '../api';
 import { useFacility } from '../context';
-import { formatMoney } from '../format';
+import { ListState, readAll, useLoad } from '../resource';
 import { href, navigate } from '../router';
-import { Empty, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
+import { Crumbs, Loading, ReadOnlyKey, ScreenTitle } from '../ui';
 import { PlanForm } from './form';
-import { PERIOD_WORDS } from './list';
+import { priceText } from './list';
 
 function useTemplates() {
   const { client } = useFacility();
-  return useLoad(async () => {
-    const all: PlanTemplate[] = [];
-    for await (const template of client.paginate((cursor) => client.templates.list({ limit: 200, cursor }))) {
-      all.push(template);
-    }
-    return all;
-  }, []);
+  return useLoad(
+    () => readAll(client.paginate((cursor) => client.templates.list({ limit: 200, cursor }))),
+    [],
+  );
 }
 
 function entitlementText(value: unknown): string {
@@ -27,16 +24,19 @@ function entitlementText(value: unknown): string {
 function TemplateGallery() {
   const { facilityId } = useFacility();
   const templates = useTemplates();
-  if (templates.state === 'loading') return <Loading what="templates" />;
-  if (templates.state === 'error') return <ProblemNotice error={templates.error} />;
-  if (templates.data.length === 0) return <Empty>The catalog holds no templates.</Empty>;
+  const count = templates.data?.length;
+  if (!templates.data?.length) {
+    return (
+      <ListState load={templates} what="templates" count={count} empty="The catalog holds no templates." />
+    );
+  }
   return (
     <ul class="gallery">
       {templates.data.map((t) => (
         <li key={t.id} class="card template">
           <h2>{t.name}</h2>
           <p class="price">
-            {formatMoney(t.price_amount, t.currency)} {PERIOD_WORDS[t.billing_period] ?? t.billing_period}
+            {priceText(t)}
             {t.sport_id !== null && <span class="muted"> · sport {t.sport_id}</span>}
           </p>
           {t.description && <p class="muted">{t.description}</p>}
@@ -63,13 +63,11 @@ export function PlanCreateScreen({ templateId, gallery }: { templateId?: number;
   const { client, facilityId, canWrite, currency } = useFacility();
   const templates = useTemplates();
   const [keyFor] = useState(idempotencyKeys);
-  if (!canWrite) return <ProblemNotice error={new Error('This API key may only read.')} />;
+  if (!canWrite) return <ReadOnlyKey />;
   if (gallery) {
     return (
       <section>
-        <p class="crumbs">
-          <a href={href(facilityId, 'plans')}>Plans</a> /
-        </p>
+        <Crumbs list="plans" label="Plans" />
         <ScreenTitle>Start from a template</ScreenTitle>
         <TemplateGallery />
       </section>
@@ -79,9 +77,7 @@ export function PlanCreateScreen({ templateId, gallery }: { templateId?: number;
   if (templateId && templates.state === 'loading') return <Loading what="the template" />;
   return (
     <section>
-      <p class="crumbs">
-        <a href={href(facilityId, 'plans')}>Plans</a> /
-      </p>
+      <Crumbs list="plans" label="Plans" />
       <ScreenTitle>{template ? `New plan from “${template.name}”` : 'New plan'}</ScreenTitle>
       {template && (
         <p class="muted">

@@ -2,7 +2,9 @@ import type { Entitlement, EntitlementsReplace } from '@facility-admin/client';
 import { useState } from 'preact/hooks';
 import { ProblemError } from '../api';
 import { useFacility } from '../context';
-import { Empty, Loading, ProblemNotice, useLoad } from '../ui';
+import { NotLoaded, useResource } from '../resource';
+import { Empty } from '../ui';
+import { WriteOutcome } from '../write';
 
 type Kind = 'string' | 'number' | 'boolean';
 interface Row {
@@ -44,45 +46,28 @@ function rowErrors(error: unknown): Record<number, string> {
 /** The plan's entitlements as rows of key, type and value, saved together (one PUT with If-Match). */
 export function EntitlementsEditor({ planId, readOnly }: { planId: number; readOnly: boolean }) {
   const { client, facilityId } = useFacility();
-  const loaded = useLoad(() => client.entitlements.get(facilityId, planId), [facilityId, planId]);
   const [rows, setRows] = useState<Row[] | null>(null);
-  const [error, setError] = useState<unknown>();
-  const [saved, setSaved] = useState(false);
-  if (loaded.state === 'loading' && !loaded.data) return <Loading what="entitlements" />;
-  if (loaded.state === 'error' && !loaded.data) return <ProblemNotice error={loaded.error} />;
-  const { data, etag } = loaded.data as { data: { entitlements: Entitlement[] }; etag: string };
+  const loaded = useResource(() => client.entitlements.get(facilityId, planId), [facilityId, planId], {
+    onReload: () => setRows(null),
+  });
+  if (loaded.data === undefined) return <NotLoaded load={loaded} what="entitlements" />;
+  const { data, etag } = loaded.data;
   const current = rows ?? data.entitlements.map(rowOf);
-  const errors = rowErrors(error);
+  const errors = rowErrors(loaded.failure);
   const local: Record<number, string> = {};
   current.forEach((row, i) => {
     if (typedValue(row) === undefined) local[i] = 'Enter a number';
     else if (row.key.trim() === '') local[i] = 'Enter a key';
   });
-  const change = (id: number, patch: Partial<Row>) => {
-    setSaved(false);
+  const change = (id: number, patch: Partial<Row>) =>
     setRows(current.map((row) => (row.id === id ? { ...row, ...patch } : row)));
-  };
-  const reload = () => {
-    setRows(null);
-    setError(undefined);
-    loaded.reload();
-  };
-  const save = async (event: Event) => {
-    event.preventDefault();
-    if (Object.keys(local).length > 0) return;
-    setError(undefined);
-    const body = {
-      entitlements: current.map((row) => ({ key: row.key.trim(), value: typedValue(row) })),
-    } as EntitlementsReplace;
-    try {
-      await client.entitlements.replace(facilityId, planId, body, { ifMatch: etag });
-      setRows(null);
-      setSaved(true);
-      loaded.reload();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const body = {
+    entitlements: current.map((row) => ({ key: row.key.trim(), value: typedValue(row) })),
+  } as EntitlementsReplace;
+  const save = loaded.submit(() => client.entitlements.replace(facilityId, planId, body, { ifMatch: etag }), {
+    notice: 'Entitlements saved.',
+    blocked: Object.keys(local).length > 0,
+  });
   if (readOnly && current.length === 0) return <Empty>No entitlements.</Empty>;
   return (
     <form class="form entitlements" onSubmit={save} noValidate aria-labelledby="entitlements-title">
@@ -150,12 +135,7 @@ export function EntitlementsEditor({ planId, readOnly }: { planId: number; readO
           {(errors[i] || local[i]) && <p class="field-error">{local[i] ?? errors[i]}</p>}
         </fieldset>
       ))}
-      {error !== undefined && <ProblemNotice error={error} onReload={reload} />}
-      {saved && rows === null && (
-        <p class="notice ok" role="status">
-          Entitlements saved.
-        </p>
-      )}
+      <WriteOutcome write={loaded} onReload={loaded.reload} notice={rows === null} />
       {!readOnly && (
         <div class="actions">
           <button

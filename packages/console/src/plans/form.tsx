@@ -1,9 +1,9 @@
-import type { Plan, PlanTemplate } from '@facility-admin/client';
+import { billingPeriodValues, type Plan, type PlanCreate, type PlanTemplate } from '@facility-admin/client';
 import { useState } from 'preact/hooks';
 import { moneyInput, parseMoney } from '../format';
-import { Field, fieldErrors, ProblemNotice } from '../ui';
+import { Field, fieldErrors } from '../ui';
+import { FormEnd, useWrite } from '../write';
 
-const PERIODS = ['one_time', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 const FIELDS = [
   'name',
   'description',
@@ -14,10 +14,11 @@ const FIELDS = [
   'duration_days',
   'joining_fee_amount',
   'max_members',
-] as const;
-type Draft = Record<(typeof FIELDS)[number], string>;
-const MONEY = new Set(['price_amount', 'joining_fee_amount']);
-const INTEGER = new Set(['sport_id', 'duration_days', 'max_members']);
+] as const satisfies readonly (keyof PlanCreate & keyof Plan)[];
+type PlanField = (typeof FIELDS)[number];
+type Draft = Record<PlanField, string>;
+const MONEY = new Set<PlanField>(['price_amount', 'joining_fee_amount']);
+const INTEGER = new Set<PlanField>(['sport_id', 'duration_days', 'max_members']);
 
 function draftOf(source: Partial<Plan> | undefined, currency: string): Draft {
   const draft = {} as Draft;
@@ -63,8 +64,7 @@ export function PlanForm({
   const base = plan ?? (template ? { ...template, name: template.name } : undefined);
   const original = draftOf(base as Partial<Plan> | undefined, defaultCurrency);
   const [draft, setDraft] = useState(original);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const save = useWrite();
   const local: Record<string, string> = {};
   const body: Record<string, unknown> = {};
   for (const f of FIELDS) {
@@ -84,7 +84,7 @@ export function PlanForm({
   }
   if (plan && body.name === plan.name) delete body.name;
   for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
-  const errors = { ...fieldErrors(error), ...local };
+  const errors = { ...fieldErrors(save.failure), ...local };
   const input = (f: keyof Draft, label: string, extra: Record<string, unknown> = {}, hint?: string) => (
     <Field label={label} error={errors[f]} hint={hint}>
       {(props) => (
@@ -98,21 +98,12 @@ export function PlanForm({
       )}
     </Field>
   );
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy || Object.keys(local).length > 0) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onSubmit(body);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <form class="form" onSubmit={submit} noValidate>
+    <form
+      class="form"
+      onSubmit={save.submit(() => onSubmit(body), { blocked: Object.keys(local).length > 0 })}
+      noValidate
+    >
       <div class="grid">
         {input('name', 'Name', { required: true, autoComplete: 'off' })}
         {input('price_amount', `Price (${draft.currency})`, { inputMode: 'decimal' })}
@@ -124,7 +115,7 @@ export function PlanForm({
               value={draft.billing_period}
               onChange={(e) => setDraft({ ...draft, billing_period: e.currentTarget.value })}
             >
-              {PERIODS.map((p) => (
+              {billingPeriodValues.map((p) => (
                 <option key={p} value={p}>
                   {p.replace('_', ' ')}
                 </option>
@@ -147,15 +138,7 @@ export function PlanForm({
           />
         )}
       </Field>
-      {error !== undefined && <ProblemNotice error={error} onReload={onReload} />}
-      <div class="actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
-        </button>
-      </div>
+      <FormEnd write={save} submitLabel={submitLabel} onCancel={onCancel} onReload={onReload} />
     </form>
   );
 }

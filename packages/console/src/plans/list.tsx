@@ -1,15 +1,18 @@
-import type { Plan } from '@facility-admin/client';
+import type { BillingPeriod, Plan } from '@facility-admin/client';
 import { useFacility } from '../context';
 import { formatMoney } from '../format';
+import { ListState, readAll, useLoad } from '../resource';
 import { href } from '../router';
-import { Badge, Empty, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
+import { Badge, ScreenTitle } from '../ui';
 
 export function planState(plan: Plan): string {
   if (plan.deleted_at) return 'archived';
   return plan.is_active ? 'active' : 'inactive';
 }
 
-export const PERIOD_WORDS: Record<string, string> = {
+type PricedAs = Pick<Plan, 'price_amount' | 'currency' | 'billing_period'>;
+
+const PERIOD_WORDS: Record<BillingPeriod, string> = {
   one_time: 'once',
   weekly: 'a week',
   monthly: 'a month',
@@ -17,17 +20,24 @@ export const PERIOD_WORDS: Record<string, string> = {
   yearly: 'a year',
 };
 
+/** A plan's (or a template's) price and how often it is charged: "$49.00 a month". */
+export function priceText({ price_amount, currency, billing_period }: PricedAs): string {
+  // A period a newer service adds, as it is named.
+  return `${formatMoney(price_amount, currency)} ${PERIOD_WORDS[billing_period] ?? billing_period}`;
+}
+
 /** Every plan of the facility, inactive and archived ones too. */
 export function PlansList() {
   const { client, facilityId, canWrite } = useFacility();
-  const list = useLoad(async () => {
-    const all: Plan[] = [];
-    for await (const plan of client.paginate((cursor) =>
-      client.plans.list(facilityId, { include_inactive: true, limit: 200, cursor }),
-    ))
-      all.push(plan);
-    return all;
-  }, [facilityId]);
+  const list = useLoad(
+    () =>
+      readAll(
+        client.paginate((cursor) =>
+          client.plans.list(facilityId, { include_inactive: true, limit: 200, cursor }),
+        ),
+      ),
+    [facilityId],
+  );
   return (
     <section>
       <div class="screen-head">
@@ -43,11 +53,12 @@ export function PlansList() {
           </div>
         )}
       </div>
-      {list.state === 'error' && <ProblemNotice error={list.error} />}
-      {list.state === 'loading' && !list.data && <Loading what="plans" />}
-      {list.state === 'ok' && list.data.length === 0 && (
-        <Empty>No plans yet. Start from a template, or from scratch.</Empty>
-      )}
+      <ListState
+        load={list}
+        what="plans"
+        count={list.data?.length}
+        empty="No plans yet. Start from a template, or from scratch."
+      />
       {list.data && list.data.length > 0 && (
         <div class="table-wrap">
           <table class="list">
@@ -67,10 +78,7 @@ export function PlansList() {
                   <td data-label="Name">
                     <a href={href(facilityId, 'plans', plan.id)}>{plan.name}</a>
                   </td>
-                  <td data-label="Price">
-                    {formatMoney(plan.price_amount, plan.currency)}{' '}
-                    {PERIOD_WORDS[plan.billing_period] ?? plan.billing_period}
-                  </td>
+                  <td data-label="Price">{priceText(plan)}</td>
                   <td data-label="Joining fee">{formatMoney(plan.joining_fee_amount, plan.currency)}</td>
                   <td data-label="Capacity">{plan.max_members ?? 'No cap'}</td>
                   <td data-label="State">

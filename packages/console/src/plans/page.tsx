@@ -1,53 +1,34 @@
-import type { Plan, PlanUpdate } from '@facility-admin/client';
+import type { PlanUpdate } from '@facility-admin/client';
 import { useState } from 'preact/hooks';
 import { AuditTimeline } from '../audit';
+import { useConfirm } from '../confirm';
 import { useFacility } from '../context';
 import { formatMoney, formatTimestamp } from '../format';
+import { NotLoaded, useResource } from '../resource';
 import { href, navigate } from '../router';
-import { Badge, ConfirmDialog, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
+import { Badge, ResourceHead } from '../ui';
+import { WriteOutcome } from '../write';
 import { EntitlementsEditor } from './entitlements';
 import { PlanForm } from './form';
-import { PERIOD_WORDS, planState } from './list';
-
-type Pending = 'archive' | 'purge' | null;
+import { planState, priceText } from './list';
 
 /** One plan: its fields, edit, archive / restore / purge (each confirmed), its entitlements and history. */
 export function PlanPage({ planId }: { planId: number }) {
   const { client, facilityId, canWrite, timeZone } = useFacility();
-  const loaded = useLoad(() => client.plans.get(facilityId, planId), [facilityId, planId]);
   const [editing, setEditing] = useState(false);
-  const [pending, setPending] = useState<Pending>(null);
-  const [error, setError] = useState<unknown>();
-  const [round, setRound] = useState(0);
-  const reload = () => {
-    setError(undefined);
-    setEditing(false);
-    loaded.reload();
-    setRound((n) => n + 1);
-  };
-  if (loaded.state === 'loading' && !loaded.data) return <Loading what="the plan" />;
-  if (loaded.state === 'error' && !loaded.data) return <ProblemNotice error={loaded.error} />;
-  const { data: plan, etag } = loaded.data as { data: Plan; etag: string };
+  const loaded = useResource(() => client.plans.get(facilityId, planId), [facilityId, planId], {
+    onReload: () => setEditing(false),
+  });
+  const removal = useConfirm<'archive' | 'purge'>();
+  if (loaded.data === undefined) return <NotLoaded load={loaded} what="the plan" />;
+  const { data: plan, etag } = loaded.data;
   const archived = plan.deleted_at !== null;
-  const write = async (change: () => Promise<unknown>, after: () => void = reload) => {
-    setError(undefined);
-    try {
-      await change();
-      after();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
   return (
     <section>
-      <p class="crumbs">
-        <a href={href(facilityId, 'plans')}>Plans</a> /
-      </p>
-      <div class="screen-head">
-        <ScreenTitle>{plan.name}</ScreenTitle>
+      <ResourceHead list="plans" label="Plans" title={plan.name}>
         <Badge value={planState(plan)} />
-      </div>
-      {error !== undefined && <ProblemNotice error={error} onReload={reload} />}
+      </ResourceHead>
+      <WriteOutcome write={loaded} onReload={loaded.reload} />
       {canWrite && !editing && (
         <fieldset class="actions wrap">
           <legend class="visually-hidden">Plan actions</legend>
@@ -60,47 +41,57 @@ export function PlanPage({ planId }: { planId: number }) {
             <button
               type="button"
               onClick={() =>
-                write(() => client.plans.update(facilityId, planId, { is_active: true }, { ifMatch: etag }))
+                loaded.write(() =>
+                  client.plans.update(facilityId, planId, { is_active: true }, { ifMatch: etag }),
+                )
               }
             >
               Restore
             </button>
           ) : (
-            <button type="button" onClick={() => setPending('archive')}>
+            <button type="button" onClick={() => removal.ask('archive')}>
               Archive
             </button>
           )}
-          <button type="button" class="danger" onClick={() => setPending('purge')}>
+          <button type="button" class="danger" onClick={() => removal.ask('purge')}>
             Delete for good
           </button>
         </fieldset>
       )}
-      {pending && (
-        <ConfirmDialog
-          title={pending === 'archive' ? `Archive ${plan.name}?` : `Delete ${plan.name} for good?`}
-          confirmLabel={pending === 'archive' ? 'Archive' : 'Delete for good'}
-          danger={pending === 'purge'}
-          onCancel={() => setPending(null)}
-          onConfirm={() => {
-            const purge = pending === 'purge';
-            setPending(null);
-            write(
-              () => client.plans.delete(facilityId, planId, { ifMatch: etag, hardDelete: purge }),
-              purge ? () => navigate(href(facilityId, 'plans')) : reload,
-            );
-          }}
-        >
-          {pending === 'archive' ? (
-            <p>
-              The plan takes no new members and becomes read-only. Members on it keep it. You can restore it.
-            </p>
-          ) : (
-            <p>
-              The plan and its entitlements are removed. This cannot be undone, and is refused while any
-              member refers to it.
-            </p>
-          )}
-        </ConfirmDialog>
+      {removal.dialog((what) =>
+        what === 'archive'
+          ? {
+              title: `Archive ${plan.name}?`,
+              confirmLabel: 'Archive',
+              body: (
+                <p>
+                  The plan takes no new members and becomes read-only. Members on it keep it. You can restore
+                  it.
+                </p>
+              ),
+              onConfirm: () =>
+                loaded.write(() =>
+                  client.plans.delete(facilityId, planId, { ifMatch: etag, hardDelete: false }),
+                ),
+            }
+          : {
+              title: `Delete ${plan.name} for good?`,
+              confirmLabel: 'Delete for good',
+              danger: true,
+              body: (
+                <p>
+                  The plan and its entitlements are removed. This cannot be undone, and is refused while any
+                  member refers to it.
+                </p>
+              ),
+              onConfirm: () =>
+                loaded.write(
+                  () => client.plans.delete(facilityId, planId, { ifMatch: etag, hardDelete: true }),
+                  {
+                    after: () => navigate(href(facilityId, 'plans')),
+                  },
+                ),
+            },
       )}
       {editing ? (
         <PlanForm
@@ -108,19 +99,16 @@ export function PlanPage({ planId }: { planId: number }) {
           defaultCurrency={plan.currency}
           submitLabel="Save changes"
           onCancel={() => setEditing(false)}
-          onReload={reload}
+          onReload={loaded.reload}
           onSubmit={async (body) => {
             await client.plans.update(facilityId, planId, body as PlanUpdate, { ifMatch: etag });
-            reload();
+            loaded.saved();
           }}
         />
       ) : (
         <dl class="details">
           <dt>Price</dt>
-          <dd>
-            {formatMoney(plan.price_amount, plan.currency)}{' '}
-            {PERIOD_WORDS[plan.billing_period] ?? plan.billing_period}
-          </dd>
+          <dd>{priceText(plan)}</dd>
           <dt>Joining fee</dt>
           <dd>{formatMoney(plan.joining_fee_amount, plan.currency)}</dd>
           <dt>Duration</dt>
@@ -144,9 +132,9 @@ export function PlanPage({ planId }: { planId: number }) {
         </dl>
       )}
       <h2 id="entitlements-title">Entitlements</h2>
-      <EntitlementsEditor key={round} planId={planId} readOnly={!canWrite || archived} />
+      <EntitlementsEditor key={loaded.round} planId={planId} readOnly={!canWrite || archived} />
       <h2>History</h2>
-      <AuditTimeline key={round} resourceType="plan" resourceId={String(planId)} />
+      <AuditTimeline key={loaded.round} resourceType="plan" resourceId={String(planId)} />
     </section>
   );
 }

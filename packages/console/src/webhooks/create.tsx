@@ -2,7 +2,7 @@ import type { WebhookEndpointCreate, WebhookEndpointWithSecret } from '@facility
 import { useState } from 'preact/hooks';
 import { useFacility } from '../context';
 import { href, navigate } from '../router';
-import { ProblemNotice, ScreenTitle } from '../ui';
+import { Crumbs, ReadOnlyKey, ScreenTitle } from '../ui';
 import { EndpointForm } from './form';
 import { typesText } from './list';
 import { SecretCallout } from './secret';
@@ -15,12 +15,10 @@ import { SecretCallout } from './secret';
 export function WebhookCreateScreen() {
   const { client, facilityId, canWrite } = useFacility();
   const [created, setCreated] = useState<WebhookEndpointWithSecret | null>(null);
-  if (!canWrite) return <ProblemNotice error={new Error('This API key may only read.')} />;
+  if (!canWrite) return <ReadOnlyKey />;
   return (
     <section>
-      <p class="crumbs">
-        <a href={href(facilityId, 'webhooks')}>Webhooks</a> /
-      </p>
+      <Crumbs list="webhooks" label="Webhooks" />
       <ScreenTitle>{created ? 'Endpoint added' : 'Add endpoint'}</ScreenTitle>
       {created ? (
         <>

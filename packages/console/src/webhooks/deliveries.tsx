@@ -2,7 +2,8 @@ import type { WebhookDelivery } from '@facility-admin/client';
 import { useEffect, useState } from 'preact/hooks';
 import { useFacility } from '../context';
 import { formatTimestamp } from '../format';
-import { Badge, Empty, Loading, ProblemNotice, useLoad } from '../ui';
+import { NotLoaded, readAll, useResource } from '../resource';
+import { Badge, Empty, ProblemNotice } from '../ui';
 
 /** The service lists deliveries oldest first: the table reads at most this many and shows the newest first. */
 const MAX_READ = 1000;
@@ -13,51 +14,40 @@ const REFRESH_MS = 1500;
 /** An endpoint's deliveries, newest first, with Retry on failed ones; it refreshes while any is pending. */
 export function DeliveriesTable({ endpointId }: { endpointId: number }) {
   const { client, facilityId, canWrite, timeZone } = useFacility();
-  const first = useLoad(async () => {
-    const all: WebhookDelivery[] = [];
-    for await (const delivery of client.paginate((cursor) =>
-      client.webhooks.deliveries(facilityId, endpointId, { limit: 200, cursor }),
-    )) {
-      all.push(delivery);
-      if (all.length >= MAX_READ) break;
-    }
+  const first = useResource(async () => {
+    const all = await readAll(
+      client.paginate((cursor) => client.webhooks.deliveries(facilityId, endpointId, { limit: 200, cursor })),
+      MAX_READ,
+    );
     return all.reverse();
   }, [facilityId, endpointId]);
   const [shown, setShown] = useState(SHOWN);
-  const [error, setError] = useState<unknown>();
-  const [notice, setNotice] = useState('');
   const all = first.data ?? [];
   const rows = all.slice(0, shown);
   const pending = all.some((d) => d.status === 'pending');
   useEffect(() => {
     if (!pending || first.state === 'loading') return;
-    const timer = setTimeout(first.reload, REFRESH_MS);
+    const timer = setTimeout(first.refresh, REFRESH_MS);
     return () => clearTimeout(timer);
   }, [pending, first.state, first.data]);
 
-  const retry = async (delivery: WebhookDelivery) => {
-    setError(undefined);
-    try {
-      await client.webhooks.retryDelivery(facilityId, endpointId, delivery.id);
-      setNotice(`Delivery ${delivery.id} is being sent again.`);
-      first.reload();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const retry = (delivery: WebhookDelivery) =>
+    first.write(() => client.webhooks.retryDelivery(facilityId, endpointId, delivery.id), {
+      after: first.refresh,
+      notice: `Delivery ${delivery.id} is being sent again.`,
+    });
 
-  if (first.state === 'loading' && !first.data) return <Loading what="deliveries" />;
-  if (first.state === 'error' && !first.data) return <ProblemNotice error={first.error} />;
+  if (first.data === undefined) return <NotLoaded load={first} what="deliveries" />;
   return (
     <div class="deliveries">
       <div class="actions wrap">
-        <button type="button" onClick={first.reload}>
+        <button type="button" onClick={first.refresh}>
           Refresh deliveries
         </button>
       </div>
-      {error !== undefined && <ProblemNotice error={error} />}
+      {first.failure !== undefined && <ProblemNotice error={first.failure} />}
       <p class="small" role="status">
-        {notice}
+        {first.notice}
       </p>
       {rows.length === 0 ? (
         <Empty>No deliveries yet. Events of this endpoint's types, and test events, appear here.</Empty>

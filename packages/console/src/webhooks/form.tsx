@@ -1,11 +1,12 @@
-import type { EventType, WebhookEndpoint } from '@facility-admin/client';
-import { useId, useRef, useState } from 'preact/hooks';
-import { Field, fieldErrors, ProblemNotice } from '../ui';
+import { type EventType, eventTypeValues, type WebhookEndpoint } from '@facility-admin/client';
+import { useId, useState } from 'preact/hooks';
+import { Field, fieldErrors } from '../ui';
+import { FormEnd, useWrite } from '../write';
 
 /**
- * The document's event types, each with what it means. A Record keyed by the
+ * What each of the document's event types means. A Record keyed by the
  * client's `EventType`: a type the document adds fails the console's typecheck
- * until it is listed here.
+ * until it is worded here.
  */
 const EVENT_TYPE_WORDS: Record<EventType, string> = {
   'plan.created': 'a plan is created',
@@ -22,7 +23,6 @@ const EVENT_TYPE_WORDS: Record<EventType, string> = {
   'policy.updated': 'the policy changes',
   'webhook_endpoint.disabled': 'the service disables a webhook endpoint',
 };
-export const EVENT_TYPES = Object.keys(EVENT_TYPE_WORDS) as EventType[];
 
 export interface EndpointBody {
   url?: string;
@@ -50,11 +50,11 @@ function draftOf(endpoint?: WebhookEndpoint): Draft {
 /** What to send: every field on create; on edit only the fields changed. */
 function bodyOf(draft: Draft, endpoint?: WebhookEndpoint): EndpointBody {
   const description = draft.description.trim() === '' ? null : draft.description.trim();
-  const types = EVENT_TYPES.filter((t) => draft.types.includes(t));
+  const types = eventTypeValues.filter((t) => draft.types.includes(t));
   if (!endpoint) return { url: draft.url.trim(), types, description, enabled: draft.enabled };
   const body: EndpointBody = {};
   if (draft.url.trim() !== endpoint.url) body.url = draft.url.trim();
-  if (types.join() !== EVENT_TYPES.filter((t) => endpoint.types.includes(t)).join()) body.types = types;
+  if (types.join() !== eventTypeValues.filter((t) => endpoint.types.includes(t)).join()) body.types = types;
   if (description !== endpoint.description) body.description = description;
   if (draft.enabled !== endpoint.enabled) body.enabled = draft.enabled;
   return body;
@@ -72,31 +72,13 @@ interface Props {
 /** Create and edit: the URL, the event types (none checked: every type), a description, enabled. */
 export function EndpointForm({ endpoint, submitLabel, onSubmit, onCancel, onReload }: Props) {
   const [draft, setDraft] = useState(() => draftOf(endpoint));
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  // A ref, not only state: a double click submits before the re-render disables the button.
-  const inFlight = useRef(false);
+  const save = useWrite();
   const typesId = useId();
-  const errors = fieldErrors(error);
+  const errors = fieldErrors(save.failure);
   const toggle = (type: EventType, on: boolean) =>
     setDraft({ ...draft, types: on ? [...draft.types, type] : draft.types.filter((t) => t !== type) });
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onSubmit(bodyOf(draft, endpoint));
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
-    }
-  };
   return (
-    <form class="form" onSubmit={submit} noValidate>
+    <form class="form" onSubmit={save.submit(() => onSubmit(bodyOf(draft, endpoint)))} noValidate>
       <Field label="URL" error={errors.url} hint="The https address that receives the events.">
         {(props) => (
           <input
@@ -119,7 +101,7 @@ export function EndpointForm({ endpoint, submitLabel, onSubmit, onCancel, onRelo
           None checked: every event type, including ones added later.
         </p>
         <ul>
-          {EVENT_TYPES.map((type) => (
+          {eventTypeValues.map((type) => (
             <li key={type}>
               <label>
                 <input
@@ -167,15 +149,7 @@ export function EndpointForm({ endpoint, submitLabel, onSubmit, onCancel, onRelo
         </p>
       </div>
       {errors.enabled && <p class="field-error">{errors.enabled}</p>}
-      {error !== undefined && <ProblemNotice error={error} onReload={onReload} />}
-      <div class="actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
-        </button>
-      </div>
+      <FormEnd write={save} submitLabel={submitLabel} onCancel={onCancel} onReload={onReload} />
     </form>
   );
 }

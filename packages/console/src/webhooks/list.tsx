@@ -1,7 +1,8 @@
 import type { WebhookEndpoint } from '@facility-admin/client';
 import { useFacility } from '../context';
+import { ListState, useLoad } from '../resource';
 import { href } from '../router';
-import { Badge, Empty, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
+import { Badge, ScreenTitle } from '../ui';
 
 export function typesText(types: readonly string[]): string {
   return types.length === 0 ? 'All events' : types.join(', ');
@@ -37,11 +38,12 @@ export function WebhooksList() {
       <p class="muted">
         Endpoints receive the facility's events as signed HTTP requests (Standard Webhooks).
       </p>
-      {list.state === 'error' && <ProblemNotice error={list.error} />}
-      {list.state === 'loading' && !list.data && <Loading what="webhook endpoints" />}
-      {list.state === 'ok' && list.data.length === 0 && (
-        <Empty>No webhook endpoints yet.{canWrite && ' Add one to send events to another system.'}</Empty>
-      )}
+      <ListState
+        load={list}
+        what="webhook endpoints"
+        count={list.data?.length}
+        empty={<>No webhook endpoints yet.{canWrite && ' Add one to send events to another system.'}</>}
+      />
       {list.data && list.data.length > 0 && (
         <div class="table-wrap">
           <table class="list">

@@ -1,15 +1,16 @@
-import type { WebhookEndpoint, WebhookEndpointPatch } from '@facility-admin/client';
+import type { WebhookEndpointPatch } from '@facility-admin/client';
 import { useState } from 'preact/hooks';
+import { useConfirm } from '../confirm';
 import { useFacility } from '../context';
 import { formatTimestamp } from '../format';
+import { NotLoaded, useResource } from '../resource';
 import { href, navigate } from '../router';
-import { ConfirmDialog, Loading, ProblemNotice, ScreenTitle, useLoad } from '../ui';
+import { ResourceHead } from '../ui';
+import { WriteOutcome } from '../write';
 import { DeliveriesTable } from './deliveries';
 import { EndpointForm } from './form';
 import { EndpointState, typesText } from './list';
 import { SecretCallout } from './secret';
-
-type Pending = 'rotate' | 'delete' | null;
 
 /**
  * One endpoint: its fields, Edit, Send test event, Rotate secret and Delete
@@ -18,65 +19,29 @@ type Pending = 'rotate' | 'delete' | null;
  */
 export function WebhookPage({ endpointId }: { endpointId: number }) {
   const { client, facilityId, canWrite, timeZone } = useFacility();
-  const loaded = useLoad(() => client.webhooks.get(facilityId, endpointId), [facilityId, endpointId]);
   const [editing, setEditing] = useState(false);
-  const [pending, setPending] = useState<Pending>(null);
-  const [error, setError] = useState<unknown>();
+  const loaded = useResource(() => client.webhooks.get(facilityId, endpointId), [facilityId, endpointId], {
+    onReload: () => setEditing(false),
+  });
+  const confirmation = useConfirm<'rotate' | 'delete'>();
   const [secret, setSecret] = useState<string | null>(null);
-  const [notice, setNotice] = useState('');
-  const [round, setRound] = useState(0);
-  if (loaded.state === 'loading' && !loaded.data) return <Loading what="the endpoint" />;
-  if (loaded.state === 'error' && !loaded.data) return <ProblemNotice error={loaded.error} />;
-  const { data: endpoint, etag } = loaded.data as { data: WebhookEndpoint; etag: string };
-  const act = async (change: () => Promise<void>) => {
-    setError(undefined);
-    setNotice('');
-    try {
-      await change();
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  // Each test event reads the deliveries again.
+  const [tests, setTests] = useState(0);
+  if (loaded.data === undefined) return <NotLoaded load={loaded} what="the endpoint" />;
+  const { data: endpoint, etag } = loaded.data;
   const sendTest = () =>
-    act(async () => {
-      await client.webhooks.test(facilityId, endpointId);
-      setNotice(
-        endpoint.enabled
-          ? 'Test event queued: a ping is on its way; follow it in the deliveries below.'
-          : 'Test event queued: it is sent once the endpoint is enabled.',
-      );
-      setRound((n) => n + 1);
+    loaded.write(() => client.webhooks.test(facilityId, endpointId), {
+      after: () => setTests((n) => n + 1),
+      notice: endpoint.enabled
+        ? 'Test event queued: a ping is on its way; follow it in the deliveries below.'
+        : 'Test event queued: it is sent once the endpoint is enabled.',
     });
-  const confirm = () => {
-    const what = pending;
-    setPending(null);
-    if (what === 'rotate')
-      act(async () => {
-        setSecret((await client.webhooks.rotateSecret(facilityId, endpointId)).secret);
-        // A rotation is a write: read the endpoint's new ETag for the next edit.
-        loaded.reload();
-      });
-    if (what === 'delete')
-      act(async () => {
-        await client.webhooks.delete(facilityId, endpointId, { ifMatch: etag });
-        navigate(href(facilityId, 'webhooks'));
-      });
-  };
   return (
     <section>
-      <p class="crumbs">
-        <a href={href(facilityId, 'webhooks')}>Webhooks</a> /
-      </p>
-      <div class="screen-head">
-        <ScreenTitle>
-          <span class="url">{endpoint.url}</span>
-        </ScreenTitle>
+      <ResourceHead list="webhooks" label="Webhooks" title={<span class="url">{endpoint.url}</span>}>
         <EndpointState endpoint={endpoint} />
-      </div>
-      {error !== undefined && <ProblemNotice error={error} onReload={loaded.reload} />}
-      <p class="notice ok" role="status" hidden={!notice}>
-        {notice}
-      </p>
+      </ResourceHead>
+      <WriteOutcome write={loaded} onReload={loaded.reload} />
       {secret && (
         <SecretCallout secret={secret}>
           <p>
@@ -94,51 +59,58 @@ export function WebhookPage({ endpointId }: { endpointId: number }) {
           <button type="button" onClick={sendTest}>
             Send test event
           </button>
-          <button type="button" onClick={() => setPending('rotate')}>
+          <button type="button" onClick={() => confirmation.ask('rotate')}>
             Rotate secret
           </button>
-          <button type="button" class="danger" onClick={() => setPending('delete')}>
+          <button type="button" class="danger" onClick={() => confirmation.ask('delete')}>
             Delete
           </button>
         </fieldset>
       )}
-      {pending && (
-        <ConfirmDialog
-          title={pending === 'rotate' ? 'Rotate the signing secret?' : 'Delete this endpoint?'}
-          confirmLabel={pending === 'rotate' ? 'Rotate secret' : 'Delete endpoint'}
-          danger={pending === 'delete'}
-          onCancel={() => setPending(null)}
-          onConfirm={confirm}
-        >
-          {pending === 'rotate' ? (
-            <p>
-              The service makes a new secret and shows it once. The current secret stays valid for 24 hours,
-              so update your receiver within that time.
-            </p>
-          ) : (
-            <p>
-              Events stop going to <span class="url">{endpoint.url}</span>, and its deliveries are removed,
-              sent or not. This cannot be undone.
-            </p>
-          )}
-        </ConfirmDialog>
+      {confirmation.dialog((what) =>
+        what === 'rotate'
+          ? {
+              title: 'Rotate the signing secret?',
+              confirmLabel: 'Rotate secret',
+              body: (
+                <p>
+                  The service makes a new secret and shows it once. The current secret stays valid for 24
+                  hours, so update your receiver within that time.
+                </p>
+              ),
+              // A rotation is a write: the endpoint is read again for its new ETag.
+              onConfirm: () =>
+                loaded.write(async () =>
+                  setSecret((await client.webhooks.rotateSecret(facilityId, endpointId)).secret),
+                ),
+            }
+          : {
+              title: 'Delete this endpoint?',
+              confirmLabel: 'Delete endpoint',
+              danger: true,
+              body: (
+                <p>
+                  Events stop going to <span class="url">{endpoint.url}</span>, and its deliveries are
+                  removed, sent or not. This cannot be undone.
+                </p>
+              ),
+              onConfirm: () =>
+                loaded.write(() => client.webhooks.delete(facilityId, endpointId, { ifMatch: etag }), {
+                  after: () => navigate(href(facilityId, 'webhooks')),
+                }),
+            },
       )}
       {editing ? (
         <EndpointForm
           endpoint={endpoint}
           submitLabel="Save changes"
           onCancel={() => setEditing(false)}
-          onReload={() => {
-            setEditing(false);
-            loaded.reload();
-          }}
+          onReload={loaded.reload}
           onSubmit={async (body) => {
             await client.webhooks.update(facilityId, endpointId, body as WebhookEndpointPatch, {
               ifMatch: etag,
             });
-            setEditing(false);
-            setNotice('Endpoint saved.');
-            loaded.reload();
+            loaded.saved('Endpoint saved.');
           }}
         />
       ) : (
@@ -160,7 +132,7 @@ export function WebhookPage({ endpointId }: { endpointId: number }) {
         </dl>
       )}
       <h2>Deliveries</h2>
-      <DeliveriesTable key={round} endpointId={endpointId} />
+      <DeliveriesTable key={tests} endpointId={endpointId} />
     </section>
   );
 }

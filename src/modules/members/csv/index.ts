@@ -1,9 +1,9 @@
-import type { ServiceModule } from '../../../http/service-module.js';
+import type { ServiceModule } from '../../../http/vocabulary/service-module.js';
 import './member-csv.problems.js';
 import { MemberImportReport, MembersCsv } from './member-csv.schemas.js';
 import { memberExportRoutes } from './member-export.routes.js';
 import { memberImportRoutes } from './member-import.routes.js';
-import { MemberImport, MemberImportList } from './member-import.schemas.js';
+import { MemberImport, MemberImportPage } from './member-import.schemas.js';
 import { pruneMemberImports } from './member-imports.job.js';
 
 /** CSV import (as jobs) and export of a facility's members. */
@@ -13,6 +13,6 @@ export const memberCsvModule: ServiceModule = {
     { plugin: memberImportRoutes, options: (config) => config.memberImport },
     { plugin: memberExportRoutes, options: (config) => config.memberExport },
   ],
-  schemas: [MembersCsv, MemberImportReport, MemberImport, MemberImportList],
+  schemas: [MembersCsv, MemberImportReport, MemberImport, MemberImportPage],
   jobs: (config) => [pruneMemberImports(config.memberImport.retentionDays)],
 };

@@ -1,15 +1,15 @@
-import { Member, MemberPatch } from '../member.schemas.js';
+import { Member, MemberUpdate } from '../member.schemas.js';
 
 /** The columns of an export, and of an import's header: the member's fields, in its representation's order. */
 export const MEMBER_CSV_COLUMNS = Object.keys(Member.properties) as (keyof Member)[];
 
 /** The columns an import writes: those a PATCH may change. */
-const WRITABLE = new Set(Object.keys(MemberPatch.properties));
+const WRITABLE = new Set(Object.keys(MemberUpdate.properties));
 /** Columns the service sets (`id`, `created_at`, …): an import accepts them, so that an export reads back, and ignores them. */
 const READ_ONLY = new Set<string>(MEMBER_CSV_COLUMNS.filter((column) => !WRITABLE.has(column)));
 
 const schemaOf = (column: string) =>
-  (MemberPatch.properties as unknown as Record<string, Record<string, unknown>>)[column];
+  (MemberUpdate.properties as unknown as Record<string, Record<string, unknown>>)[column];
 /** Nullable() writes `type: [type, 'null']`. */
 const typesOf = (column: string): unknown[] => [schemaOf(column).type].flat();
 const isNullable = (column: string) => typesOf(column).includes('null');

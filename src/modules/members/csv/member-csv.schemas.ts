@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import type { ErrorCode } from '../../../core/errors.js';
-import { StringEnum } from '../../../http/schemas.js';
+import { StringEnum } from '../../../http/vocabulary/schemas.js';
 import { MemberListQuery } from '../member.schemas.js';
 import '../member.problems.js';
 

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
-import { sendProblem } from '../../../http/error-handler.js';
-import { problemResponses } from '../../../http/responses.js';
-import { FacilityParams, Ref } from '../../../http/schemas.js';
+import { sendProblem } from '../../../http/pipeline/error-handler.js';
+import { problemResponses } from '../../../http/vocabulary/responses.js';
+import { FacilityParams, Ref } from '../../../http/vocabulary/schemas.js';
 import { memberFilterOf } from '../member.schemas.js';
 import { MemberExportQuery, MembersCsv } from './member-csv.schemas.js';
 import { exportMembersCsv, exportStream } from './member-export.service.js';
@@ -87,7 +87,6 @@ export const memberExportRoutes: FastifyPluginAsyncTypebox<ExportLimits> = async
         facility_id,
         memberFilterOf(request.query),
         app.pageMaxBytes,
-        app.now,
         app.bulkGovernor,
       );
       return (

@@ -37,7 +37,6 @@ export async function* exportMembersCsv(
   facilityId: number,
   filter: Omit<MemberFilter, 'afterId' | 'limit' | 'maxBytes'>,
   maxBytes: number,
-  now: () => Date,
   governor: BulkGovernor,
 ): AsyncGenerator<string> {
   yield `\uFEFF${stringify([MEMBER_CSV_COLUMNS])}`;
@@ -46,7 +45,7 @@ export async function* exportMembersCsv(
     await governor.turn();
     const started = performance.now();
     const page = { afterId, rows: EXPORT_PAGE_ROWS, maxBytes };
-    const members = await listMembersOfFacility(db, facilityId, filter, page, now());
+    const members = await listMembersOfFacility(db, facilityId, filter, page);
     if (members.length === 0) return;
     const rows = members.map((member) => MEMBER_CSV_COLUMNS.map((column) => cellOf(member[column])));
     const text = stringify(rows, STRINGIFY_OPTIONS);

@@ -1,19 +1,7 @@
 /** Import jobs as tests drive them: start one, follow it to its end, read what it reported. */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { eventually } from '../../../../test/eventually.js';
 import type { Api, TestResponse } from '../../../../test/harness.js';
-
-/** Waits until `check` holds, or fails with what it waited for after `timeoutMs`. */
-export async function waitUntil(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+import { inject } from '../../../../test/inject.js';
 
 export const importUrl = (facility: number, query = '') =>
   `/admin/facilities/${facility}/members/import${query}`;
@@ -31,25 +19,25 @@ export async function startImport(
     return api.request('POST', importUrl(facility, query), csv, { 'content-type': 'text/csv', ...headers });
   }
   // Bytes as they are (the harness would send a Buffer as JSON).
-  const response = await api.app.inject({
+  return inject(api.app, {
     method: 'POST',
     url: importUrl(facility, query),
     headers: { 'content-type': 'text/csv', ...headers },
     payload: csv,
   });
-  const text = response.body;
-  return { status: response.statusCode, headers: response.headers, body: JSON.parse(text || 'null'), text };
 }
 
 /** Follows the job at `location` until it has finished; its last state. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 export async function finishedJob(api: Api, location: string): Promise<any> {
-  let job = { state: 'queued' };
-  await waitUntil(async () => {
-    job = (await api.get(location)).body;
-    return isFinished(job);
-  }, `import ${location} to finish`);
-  return job;
+  return eventually(
+    `import ${location} to finish`,
+    async () => {
+      const job = (await api.get(location)).body;
+      return isFinished(job) && job;
+    },
+    30_000,
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Clock } from '../../../core/clock.js';
 import type { Db, Executor } from '../../../db/database.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import { planQueriesPerCall } from '../../../db/transaction-planning.js';
@@ -23,6 +24,8 @@ const keyOf = (column: KeyColumn, value: string) =>
  * carrying: FileKeys refuses a key an earlier row named.)
  */
 class CheckCarry {
+  /** The import's clock: the time a freed key's earlier holder is changed at. */
+  readonly #now: Clock;
   readonly #seats = new Map<number, number>();
   /** A key an earlier chunk's row changed away from a member: that member and the value it then had. */
   readonly #freed = new Map<string, { memberId: number; column: KeyColumn; value: string | null }>();
@@ -30,6 +33,10 @@ class CheckCarry {
   #freedInChunk: [string, { memberId: number; column: KeyColumn; value: string | null }][] = [];
   /** The freed keys made visible in this chunk's transaction. */
   readonly #applied = new Set<string>();
+
+  constructor(now: Clock) {
+    this.#now = now;
+  }
 
   seatsTakenElsewhere = (planId: number) => this.#seats.get(planId) ?? 0;
 
@@ -74,7 +81,7 @@ class CheckCarry {
     if (freed.value !== null) await this.#apply(trx, keyOf(freed.column, freed.value));
     // Someone else may have taken the value since: the check then sees the facility as it is.
     const change = { [freed.column]: freed.value };
-    await inSavepoint(trx, () => updateMember(trx, freed.memberId, change, new Date().toISOString())).catch(
+    await inSavepoint(trx, () => updateMember(trx, freed.memberId, change, this.#now().toISOString())).catch(
       (error) => {
         if (!isUniqueViolation(error)) throw error;
       },
@@ -97,7 +104,7 @@ export async function checkRows(
   settings: ChunkSettings,
   onChunk: () => Promise<void>,
 ): Promise<void> {
-  const carry = new CheckCarry();
+  const carry = new CheckCarry(settings.clock);
   const isolation = { next: false };
   await forEachChunk(rows, settings, async (next) => {
     let tally = emptyTally();

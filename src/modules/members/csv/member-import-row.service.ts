@@ -4,7 +4,7 @@ import type { Executor } from '../../../db/database.js';
 import { inSavepoint } from '../../../journal/journal.js';
 import type { PolicySettings } from '../../policy/policy.service.js';
 import { findMemberIdByKey } from '../member.repository.js';
-import type { Member, MemberCreate, MemberPatch } from '../member.schemas.js';
+import type { Member, MemberCreate, MemberUpdate } from '../member.schemas.js';
 import { createMemberIn, patchMemberIn } from '../member.service.js';
 import { fieldsOfRow } from './member-csv.columns.js';
 import type { CsvRow } from './member-csv.reader.js';
@@ -149,12 +149,12 @@ export async function importRow(
     if (memberId === undefined) {
       let created = await createMemberIn(trx, context, facilityId, createBody as MemberCreate, policy);
       if (moveAfterCreate)
-        created = await patchMemberIn(trx, context, facilityId, created.id, { status } as MemberPatch);
+        created = await patchMemberIn(trx, context, facilityId, created.id, { status } as MemberUpdate);
       tally.counts.created += 1;
       hooks.written?.({ row, memberId: created.id, match, after: created, before: null });
     } else {
       const before = (await hooks.beforeUpdate?.(trx, memberId)) ?? null;
-      const after = await patchMemberIn(trx, context, facilityId, memberId, fields as MemberPatch);
+      const after = await patchMemberIn(trx, context, facilityId, memberId, fields as MemberUpdate);
       if (after.updated_at === match?.updated_at) tally.counts.unchanged += 1;
       else {
         tally.counts.updated += 1;

@@ -5,8 +5,7 @@ import type { WriteContext } from '../../../core/write-context.js';
 import type { Db, Executor } from '../../../db/database.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import { inSavepoint, inWriteTransaction, journalChange } from '../../../journal/journal.js';
-import { type FreezeRow, listFreezesOfMember, updateFreeze } from '../../schedule/schedule.repository.js';
-import { auditFreeze } from '../../schedule/schedule.service.js';
+import { changeFreeze, type FreezeRow, listFreezesOfMember } from '../../freezes/freeze.service.js';
 import {
   deleteMemberById,
   findMemberById,
@@ -26,7 +25,7 @@ type Write = Awaited<ReturnType<typeof lastWrites>>[number];
 /** Restores a member the row changed: its fields, and its freezes (a freeze the row opened is cancelled). */
 async function restore(trx: Executor, context: WriteContext, current: MemberRecord, before: string) {
   const saved = JSON.parse(before) as { member: MemberRecord; freezes: FreezeRow[] };
-  const now = context.now ?? new Date();
+  const now = context.now;
   const { id: _id, facility_id: _f, created_at: _c, updated_at: _u, ...fields } = saved.member;
   const changes = changedFields<MemberValues>(current, fields);
   if (changes) {
@@ -54,8 +53,7 @@ async function restore(trx: Executor, context: WriteContext, current: MemberReco
         ? undefined
         : { ...freeze, state: 'cancelled', cancelled_at: now.toISOString() });
     if (back === undefined || (back.state === freeze.state && back.ends_on === freeze.ends_on)) continue;
-    await updateFreeze(trx, back);
-    await auditFreeze(trx, context, freeze, back);
+    await changeFreeze(trx, context, freeze, back);
   }
 }
 

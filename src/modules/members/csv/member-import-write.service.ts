@@ -1,8 +1,8 @@
 import type { Db, Executor } from '../../../db/database.js';
 import { planQueriesPerCall } from '../../../db/transaction-planning.js';
 import { inWriteTransaction } from '../../../journal/journal.js';
+import { listFreezesOfMember } from '../../freezes/freeze.service.js';
 import { readPolicySettings } from '../../policy/policy.service.js';
-import { listFreezesOfMember } from '../../schedule/schedule.repository.js';
 import { findMemberById } from '../member.repository.js';
 import { type Lease, updateLeasedImport } from './member-import.repository.js';
 import {

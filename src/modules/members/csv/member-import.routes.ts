@@ -4,18 +4,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
 import { readPageRequest } from '../../../core/paging.js';
-import { sendPage } from '../../../http/page-reply.js';
-import { IDEMPOTENCY_PROBLEMS, problemResponses } from '../../../http/responses.js';
-import { FacilityParams, Ref } from '../../../http/schemas.js';
-import { createValidatorCompiler } from '../../../http/validation.js';
+import { createValidatorCompiler } from '../../../http/pipeline/validation.js';
+import { sendPage } from '../../../http/replies/page-reply.js';
+import { IDEMPOTENCY_PROBLEMS, problemResponses } from '../../../http/vocabulary/responses.js';
+import { FacilityParams, Ref } from '../../../http/vocabulary/schemas.js';
 import { IdempotencyHeaders } from '../../../infrastructure/idempotency/idempotency.hooks.js';
 import { inWriteTransaction } from '../../../journal/journal.js';
 import { MemberImportQuery, MembersCsv } from './member-csv.schemas.js';
 import { findImport, type ImportRow, listImports, queueUpload } from './member-import.repository.js';
 import {
   MemberImport,
-  MemberImportList,
   MemberImportListQuery,
+  MemberImportPage,
   MemberImportParams,
   memberImportRepresentation,
 } from './member-import.schemas.js';
@@ -158,7 +158,7 @@ export const memberImportRoutes: FastifyPluginAsyncTypebox<UploadLimits> = async
         params: FacilityParams,
         querystring: MemberImportListQuery,
         response: {
-          200: { ...Ref(MemberImportList), description: 'One page of import jobs' },
+          200: { ...Ref(MemberImportPage), description: 'One page of import jobs' },
           ...problemResponses(),
         },
       },

@@ -8,7 +8,7 @@ import {
   Ref,
   StringEnum,
   Timestamp,
-} from '../../../http/schemas.js';
+} from '../../../http/vocabulary/schemas.js';
 import { importReportExample, MemberImportReport } from './member-csv.schemas.js';
 
 export const IMPORT_STATES = ['queued', 'running', 'succeeded', 'failed'] as const;
@@ -104,7 +104,7 @@ export const MemberImport = Type.Object(
 export type MemberImport = Static<typeof MemberImport>;
 export const memberImportRepresentation = representationOf(MemberImport, [MemberImportReport]);
 
-export const MemberImportList = ListResponse('imports', MemberImport, {
+export const MemberImportPage = ListResponse('imports', MemberImport, {
   $id: 'MemberImportPage',
   examples: [{ imports: [finishedExample, importExample], next_cursor: null }],
 });

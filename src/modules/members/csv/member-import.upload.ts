@@ -3,9 +3,9 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
 import { isUniqueViolation } from '../../../db/errors.js';
-import { sendProblem } from '../../../http/error-handler.js';
-import { collectRequestErrors } from '../../../http/validation.js';
-import { collectionPathOf } from '../../../http/write-request.js';
+import { sendProblem } from '../../../http/pipeline/error-handler.js';
+import { collectRequestErrors } from '../../../http/pipeline/validation.js';
+import { collectionPathOf } from '../../../http/replies/write-request.js';
 import {
   type DigestedBody,
   isRetryOfRememberedRequest,

@@ -1,6 +1,6 @@
-import { Ref } from '../../../http/schemas.js';
-import { createValidatorCompiler, toFieldErrors } from '../../../http/validation.js';
-import { MemberCreate, MemberPatch } from '../member.schemas.js';
+import { createValidatorCompiler, toFieldErrors } from '../../../http/pipeline/validation.js';
+import { Ref } from '../../../http/vocabulary/schemas.js';
+import { MemberCreate, MemberUpdate } from '../member.schemas.js';
 import type { RowValidator } from './member-import-row.service.js';
 
 /** The body validation of POST and PATCH, for each row: one set of rules for the API and the import. */
@@ -15,5 +15,5 @@ export function rowValidator(): RowValidator {
       return error ? toFieldErrors(error.validation, 'body') : [];
     };
   };
-  return { create: check(Ref(MemberCreate)), update: check(Ref(MemberPatch)) };
+  return { create: check(Ref(MemberCreate)), update: check(Ref(MemberUpdate)) };
 }

@@ -1,4 +1,3 @@
-import { systemClock } from '../../../core/clock.js';
 import type { PeriodicJob } from '../../../jobs/job-runner.js';
 import { deleteAbandonedUploads, deleteExpiredImports } from './member-import.repository.js';
 import { deleteChunksOfFinishedImports } from './member-import-data.repository.js';
@@ -16,7 +15,7 @@ export function pruneMemberImports(retentionDays: number): PeriodicJob {
   return {
     name: 'member-imports-prune',
     everyMs: 10 * 60 * 1000,
-    run: async (db, clock = systemClock) => {
+    run: async (db, clock) => {
       const now = clock();
       const retentionEnd = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
       return {

@@ -8,8 +8,8 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
+import { eventually } from '../../../../test/eventually.js';
 import { type Api, assertProblem, describeEachDialect } from '../../../../test/harness.js';
-import { waitUntil } from './member-import-api.fixtures.js';
 
 /** An export over a socket from `address`: resolves once its answer has begun (it holds its place then). */
 async function exportFrom(port: number, facility: number, address: string): Promise<Socket> {
@@ -34,7 +34,7 @@ async function holdMembers(api: Api): Promise<{ release: () => Promise<void> }> 
     held = true;
     await gate;
   });
-  await waitUntil(() => held, 'the members table to be held');
+  await eventually('the members table to be held', () => held);
   return {
     release: async () => {
       release();
@@ -91,9 +91,9 @@ describeEachDialect(
         socket.resume();
         socket.destroy();
       }
-      await waitUntil(
-        async () => (await exportVia(facility, '10.0.0.3')).statusCode === 200,
+      await eventually(
         'an export to be served once the others ended',
+        async () => (await exportVia(facility, '10.0.0.3')).statusCode === 200,
       );
       const after = await exportVia(facility, '127.0.0.1');
       assert.equal(after.statusCode, 200);

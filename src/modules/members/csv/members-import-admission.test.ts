@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { before, test } from 'node:test';
+import { eventually } from '../../../../test/eventually.js';
 import { type Api, describeEachDialect } from '../../../../test/harness.js';
 import { loadConfig } from '../../../config.js';
-import { importCsv, waitUntil } from './member-import-api.fixtures.js';
+import { importCsv } from './member-import-api.fixtures.js';
 
 const DEFAULTS = loadConfig({}).memberImport;
 
@@ -73,16 +74,16 @@ describeEachDialect(
 
     test('IMPORT_UPLOADS: one more upload than it allows is 503 with Retry-After, its body unread', async () => {
       const held = partialUpload(port(), api.newFacility(), 100_000);
-      await waitUntil(async () => (await receivingUploads(api)) === 1, 'the first upload to be received');
+      await eventually('the first upload to be received', async () => (await receivingUploads(api)) === 1);
       const refused = await answerOn(partialUpload(port(), api.newFacility(), 100_000));
       assert.deepEqual([refused.status, refused.body.code], [503, 'service_unavailable']);
       assert.equal(refused.headers['retry-after'], '5');
       assert.match(String(refused.body.detail), /receiving 1 imports already/);
 
       held.destroy();
-      await waitUntil(
-        async () => (await importCsv(api, api.newFacility(), 'first_name\nAnn\n')).status === 200,
+      await eventually(
         'an upload to take the place the cut one gave back',
+        async () => (await importCsv(api, api.newFacility(), 'first_name\nAnn\n')).status === 200,
       );
       assert.equal(await receivingUploads(api), 0);
     });
@@ -90,9 +91,9 @@ describeEachDialect(
     test('a facility with an unfinished import is 409 import_in_progress, its body unread', async () => {
       const facility = api.newFacility();
       const held = partialUpload(port(), facility, 100_000);
-      await waitUntil(async () => (await receivingUploads(api)) === 1, 'the first upload to be received');
+      await eventually('the first upload to be received', async () => (await receivingUploads(api)) === 1);
       held.destroy();
-      await waitUntil(async () => (await receivingUploads(api)) === 0, 'the cut upload to be given up');
+      await eventually('the cut upload to be given up', async () => (await receivingUploads(api)) === 0);
       await api.app.db
         .insertInto('member_imports')
         .values({
@@ -139,7 +140,7 @@ describeEachDialect(
 
     test('IMPORT_MAX_QUEUED: past the jobs that may wait, an upload is 503 with Retry-After, its body unread', async () => {
       const held = partialUpload(port(), api.newFacility(), 100_000);
-      await waitUntil(async () => (await receivingUploads(api)) === 1, 'the first upload to be received');
+      await eventually('the first upload to be received', async () => (await receivingUploads(api)) === 1);
       const refused = await answerOn(partialUpload(port(), api.newFacility(), 100_000));
       assert.deepEqual([refused.status, refused.body.code], [503, 'service_unavailable']);
       assert.equal(refused.headers['retry-after'], '30');
@@ -159,7 +160,7 @@ describeEachDialect(
       const trickled = partialUpload(port(), api.newFacility(), 100_000);
       const trickle = setInterval(() => trickled.write('Ann\n'), 100);
       try {
-        await waitUntil(async () => (await receivingUploads(api)) === 1, 'the upload to be received');
+        await eventually('the upload to be received', async () => (await receivingUploads(api)) === 1);
         // Cut off: the connection closes (with a reset, the client still sending).
         await Promise.race([
           new Promise((resolve) => trickled.once('close', resolve)),
@@ -170,9 +171,9 @@ describeEachDialect(
       } finally {
         clearInterval(trickle);
       }
-      await waitUntil(
-        async () => (await importCsv(api, api.newFacility(), 'first_name\nAnn\n')).status === 200,
+      await eventually(
         'an upload to take the place the cut one gave back',
+        async () => (await importCsv(api, api.newFacility(), 'first_name\nAnn\n')).status === 200,
       );
       assert.equal(await receivingUploads(api), 0);
     });

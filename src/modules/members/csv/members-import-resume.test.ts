@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { eventually } from '../../../../test/eventually.js';
 import { createTestDatabase, DIALECTS, removeSqliteFiles } from '../../../../test/harness.js';
 import { type App, buildApp } from '../../../app.js';
 import { loadConfig } from '../../../config.js';
@@ -17,7 +18,7 @@ import { type BulkGovernor, createBulkGovernor } from '../../../jobs/bulk-govern
 import { importWorkerSettings } from '../../../modules.js';
 import { claimImport } from './member-import.repository.js';
 import { runImport } from './member-import.service.js';
-import { isFinished, startImport, waitUntil } from './member-import-api.fixtures.js';
+import { isFinished, startImport } from './member-import-api.fixtures.js';
 import { Stopping } from './member-import-chunks.js';
 
 const ROWS = 20;
@@ -110,10 +111,10 @@ for (const dialect of DIALECTS) {
     const finishedOn = async (app: App, location: string) => {
       // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
       let job: any = { state: 'queued' };
-      await waitUntil(async () => {
+      await eventually(`the job at ${location} to finish`, async () => {
         job = JSON.parse((await app.inject({ url: location })).body);
         return isFinished(job);
-      }, `the job at ${location} to finish`);
+      });
       return job;
     };
 

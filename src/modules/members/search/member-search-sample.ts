@@ -52,7 +52,7 @@ export function sampleOfFacility(db: Executor, facilityId: number): Promise<Faci
     samples = new Map();
     samplesByDatabase.set(db, samples);
   }
-  const now = Date.now();
+  const now = performance.now();
   const kept = samples.get(facilityId);
   // Taken out and put back, a facility moves to the end of the Map's order: the first is the least recently searched.
   samples.delete(facilityId);
