@@ -553,7 +553,7 @@ export interface paths {
         put?: never;
         /**
          * End every session of the signed-in person
-         * @description Ends every session of the person signed in, on every device, this one included.
+         * @description Ends every session of the person signed in, on every device, this one included; with an API key, nothing to end: 204 too.
          *
          *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
          */

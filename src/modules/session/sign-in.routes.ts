@@ -171,15 +171,16 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = async
         tags: ['session'],
         operationId: 'signOutEverywhere',
         summary: 'End every session of the signed-in person',
-        description: 'Ends every session of the person signed in, on every device, this one included.',
+        description:
+          'Ends every session of the person signed in, on every device, this one included; with an API key, ' +
+          'nothing to end: 204 too.',
         response: { 204: NoContent, ...problemResponses() },
       },
     },
     async (request, reply) => {
-      if (request.principal.staffUserId === null) {
-        throw new AppError('forbidden', 'An API key has no sessions: revoke the key instead');
-      }
-      await signOutEverywhere(app.db, request.principal.staffUserId);
+      // An API key has no sessions: nothing to end (revoke the key to stop it).
+      if (request.principal.staffUserId !== null)
+        await signOutEverywhere(app.db, request.principal.staffUserId);
       clearSessionCookie(request, reply);
       return reply.code(204).send(null);
     },
