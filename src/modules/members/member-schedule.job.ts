@@ -9,6 +9,8 @@ import { latestTodayAnywhere, settleMember } from './member-schedule.service.js'
 import './member.problems.js';
 
 const BATCH = 200;
+/** Members settled at once, each in its own transaction. */
+const SETTLING_AT_ONCE = 4;
 
 /**
  * The schedule job, the one place where what falls due by date is applied:
@@ -39,11 +41,18 @@ export const applyMemberSchedule: PeriodicJob = {
         db,
         candidates.map((candidate) => candidate.facility_id),
       );
-      for (const candidate of candidates) {
-        const today = todayIn(timeZones.get(candidate.facility_id) as string, now);
-        if (candidate.next_change_on > today) continue;
-        if (await settleDueMember(db, candidate.facility_id, candidate.id, now)) settled++;
-      }
+      const due = candidates.filter(
+        (candidate) =>
+          candidate.next_change_on <= todayIn(timeZones.get(candidate.facility_id) as string, now),
+      );
+      // A few at once: their commits overlap (PostgreSQL) or share a flush (SQLite's group commit), and
+      // the pool keeps connections for requests.
+      const lanes = Array.from({ length: SETTLING_AT_ONCE }, async () => {
+        for (let next = due.shift(); next !== undefined; next = due.shift()) {
+          if (await settleDueMember(db, next.facility_id, next.id, now)) settled++;
+        }
+      });
+      await Promise.all(lanes);
       if (candidates.length < BATCH) break;
       afterId = candidates[candidates.length - 1].id;
     }
