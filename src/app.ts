@@ -23,6 +23,7 @@ import { openLogDestination } from './http/pipeline/log-destination.js';
 import { registerMetrics } from './http/pipeline/metrics.js';
 import { registerNotFoundHandler } from './http/pipeline/not-found.js';
 import { docsPageOptions, openApiOptions } from './http/pipeline/openapi.js';
+import { registerPermissions } from './http/pipeline/permissions.js';
 import { registerRateLimit } from './http/pipeline/rate-limit.js';
 import { openSharedCounter } from './http/pipeline/rate-limit-redis.js';
 import { requestIdFor } from './http/pipeline/request-id.js';
@@ -37,6 +38,7 @@ import { loadSecretsKey } from './infrastructure/secrets/secrets-key.js';
 import { type BulkGovernor, createBulkGovernor } from './jobs/bulk-governor.js';
 import { startJobs } from './jobs/job-runner.js';
 import { createImportWorker } from './modules/members/csv/member-import.worker.js';
+import { principalOfSession } from './modules/staff/staff-sign-in.service.js';
 import { loadTemplateCatalog, type TemplateCatalog } from './modules/templates/template.catalog.js';
 import { type DeliveryWorker, startDeliveryWorker } from './modules/webhooks/delivery.worker.js';
 import {
@@ -184,7 +186,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
             resources,
             config,
             createKeyVerifier(database.db, keyChanges, config.adminApiKey),
+            {
+              principalFor: (secret) =>
+                principalOfSession(
+                  database.db,
+                  secret,
+                  { idleMs: config.people.sessionIdleMs, maxMs: config.people.sessionMaxMs },
+                  app.now(),
+                ),
+            },
           );
+          registerPermissions(resources);
           registerRateLimit(resources, config, sharedCounter, options.rateLimitClock);
           registerIdempotency(resources, { maxResponseBytes: config.idempotencyMaxResponseBytes });
           refuseUndeclaredQuery(resources);

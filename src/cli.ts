@@ -4,6 +4,7 @@ import './runtime-check.js';
 import cluster from 'node:cluster';
 import { Command } from 'commander';
 import { announceDatabase, openCommandDatabase } from './cli-database.js';
+import { registerStaffCommands } from './cli-staff.js';
 import { type Config, loadConfig } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerKeyCommands } from './infrastructure/api-keys/api-key.cli.js';
@@ -58,6 +59,7 @@ program
   });
 
 registerKeyCommands(program);
+registerStaffCommands(program);
 registerMemberCsvCommands(program);
 
 const args = process.argv.slice(2);

@@ -94,6 +94,47 @@ export interface Config {
   webhookConcurrency: number;
   /** Webhook endpoints one facility may have. */
   webhookMaxEndpoints: number;
+  /**
+   * Outgoing e-mail (invitations, password resets): SMTP_URL (its password is never logged nor
+   * echoed in a configuration error) and MAIL_FROM. Unset SMTP_URL: no e-mail is sent, and the
+   * console shows the link to copy instead.
+   */
+  mail: MailSettings | undefined;
+  /** Console sign-in through the facility's OpenID Connect provider; unset OIDC_ISSUER: none. */
+  oidc: OidcSettings | undefined;
+  /** Staff sign-in, sessions and one-time links (docs/security.md, "People"). */
+  people: PeopleSettings;
+}
+
+export interface PeopleSettings {
+  /** The service's address as people reach it (links in e-mails, the OpenID redirect); PUBLIC_URL. */
+  publicUrl: string | undefined;
+  /** A session unused this long ends (SESSION_IDLE_MINUTES). */
+  sessionIdleMs: number;
+  /** A session ends this long after sign-in, used or not (SESSION_MAX_HOURS). */
+  sessionMaxMs: number;
+  /** Invitation links (INVITATION_VALID_DAYS) and password reset links (PASSWORD_RESET_VALID_MINUTES). */
+  invitationValidMs: number;
+  passwordResetValidMs: number;
+  /** Failed sign-ins of one account per AUTH_FAILURE_WINDOW_MS before it is refused (SIGN_IN_FAILURES_PER_ACCOUNT). */
+  signInFailuresPerAccount: number;
+}
+
+export interface MailSettings {
+  /** smtp://[user:password@]host[:port][?options] or smtps://… (TLS from the start, port 465). */
+  smtpUrl: string;
+  /** The From of every message: an address, or "Name <address>". */
+  from: string;
+}
+
+export interface OidcSettings {
+  /** The provider's Issuer Identifier: https, or http on a loopback address (tests, local use). */
+  issuer: string;
+  clientId: string;
+  /** Never logged nor echoed in a configuration error. */
+  clientSecret: string;
+  /** The console's button. */
+  buttonLabel: string;
 }
 
 /** Every invalid setting at once, so that an operator fixes them in one round. */
@@ -230,6 +271,16 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
     webhookMaxResponseBytes: readInteger(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 4096, 0, 1024 * 1024),
     webhookConcurrency: readInteger(env, 'WEBHOOK_CONCURRENCY', 8, 1, 1000),
     webhookMaxEndpoints: readInteger(env, 'WEBHOOK_MAX_ENDPOINTS', 20, 1, 10_000),
+    mail: readMailSettings(env),
+    oidc: readOidcSettings(env),
+    people: {
+      publicUrl: readPublicUrl(env),
+      sessionIdleMs: readInteger(env, 'SESSION_IDLE_MINUTES', 240, 1, 10_080) * 60_000,
+      sessionMaxMs: readInteger(env, 'SESSION_MAX_HOURS', 12, 1, 720) * 3_600_000,
+      invitationValidMs: readInteger(env, 'INVITATION_VALID_DAYS', 7, 1, 90) * 86_400_000,
+      passwordResetValidMs: readInteger(env, 'PASSWORD_RESET_VALID_MINUTES', 60, 5, 10_080) * 60_000,
+      signInFailuresPerAccount: readInteger(env, 'SIGN_IN_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
+    },
   };
   if (env[PROBLEMS].length > 0) throw new ConfigError(env[PROBLEMS]);
   return config;
@@ -285,6 +336,62 @@ function readSecretsKey(env: Env): Buffer | undefined {
   return key;
 }
 
+/** 127.0.0.0/8, ::1 and localhost: addresses that never leave the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** "Name <address>" or a bare address, one @ with something on each side. */
+const MAIL_ADDRESS = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
+/** SMTP_URL is not echoed in its problem: it may hold the SMTP password. */
+function readMailSettings(env: Env): MailSettings | undefined {
+  const smtpUrl = env.SMTP_URL;
+  if (smtpUrl === undefined || smtpUrl === '') return undefined;
+  const url = URL.canParse(smtpUrl) ? new URL(smtpUrl) : undefined;
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    invalid(env, 'SMTP_URL must be smtp://[user:password@]host[:port] or smtps://… (its value is not shown)');
+  }
+  const from = env.MAIL_FROM?.trim() ?? '';
+  if (!MAIL_ADDRESS.test(from)) {
+    invalid(
+      env,
+      from === ''
+        ? 'MAIL_FROM must be set when SMTP_URL is: the sender of invitations, e.g. "Gym staff <staff@example.org>"'
+        : `MAIL_FROM must be an e-mail address or "Name <address>", got "${from}"`,
+    );
+  }
+  return { smtpUrl, from };
+}
+
+const DEFAULT_OIDC_BUTTON_LABEL = "Sign in with your organisation's account";
+
+/** OIDC_CLIENT_SECRET is never echoed in a problem. */
+function readOidcSettings(env: Env): OidcSettings | undefined {
+  const issuer = env.OIDC_ISSUER ?? '';
+  const clientId = env.OIDC_CLIENT_ID ?? '';
+  const clientSecret = env.OIDC_CLIENT_SECRET ?? '';
+  const buttonLabel = env.OIDC_BUTTON_LABEL?.trim() || DEFAULT_OIDC_BUTTON_LABEL;
+  if (issuer === '') {
+    if (clientId !== '' || clientSecret !== '') {
+      invalid(env, 'OIDC_CLIENT_ID and OIDC_CLIENT_SECRET need OIDC_ISSUER, the identity provider');
+    }
+    return undefined;
+  }
+  const url = URL.canParse(issuer) ? new URL(issuer) : undefined;
+  if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname)))) {
+    invalid(
+      env,
+      `OIDC_ISSUER must be an https URL (http only on a loopback address, for tests), got "${issuer}"`,
+    );
+  }
+  if (clientId === '') invalid(env, 'OIDC_CLIENT_ID must be set when OIDC_ISSUER is');
+  if (clientSecret === '') invalid(env, 'OIDC_CLIENT_SECRET must be set when OIDC_ISSUER is');
+  if (buttonLabel.length > 100) invalid(env, 'OIDC_BUTTON_LABEL must be at most 100 characters');
+  return { issuer, clientId, clientSecret, buttonLabel };
+}
+
 function normalizeBasePath(env: Env, raw: string): string {
   const trimmed = raw.replace(/\/+$/, '');
   if (trimmed === '') return '';
@@ -293,4 +400,18 @@ function normalizeBasePath(env: Env, raw: string): string {
     return '';
   }
   return trimmed;
+}
+
+/** PUBLIC_URL: an absolute http(s) URL without query; its trailing slash dropped. */
+function readPublicUrl(env: Env): string | undefined {
+  const raw = env.PUBLIC_URL;
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    const url = new URL(raw);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.search === '' && url.hash === '') {
+      return url.href.replace(/\/$/, '');
+    }
+  } catch {}
+  invalid(env, `PUBLIC_URL must be an http or https URL without query, got "${raw}"`);
+  return undefined;
 }

@@ -8,9 +8,11 @@ import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempo
 import type { SecretBox } from './infrastructure/secrets/secret-box.js';
 import type { BulkGovernor } from './jobs/bulk-governor.js';
 import type { PeriodicJob } from './jobs/job-runner.js';
+import { apiKeysModule } from './modules/api-keys/index.js';
 import { auditResourceTypeSchema } from './modules/audit/audit.schemas.js';
 import { auditModule } from './modules/audit/index.js';
 import { eventsModule } from './modules/events/index.js';
+import { facilitiesModule } from './modules/facilities/index.js';
 import { memberCsvModule } from './modules/members/csv/index.js';
 import { rowValidator } from './modules/members/csv/member-import.validator.js';
 import {
@@ -25,12 +27,14 @@ import { membersModule } from './modules/members/index.js';
 import { plansModule } from './modules/plans/index.js';
 import { policyModule } from './modules/policy/index.js';
 import { sessionModule } from './modules/session/index.js';
+import { staffModule } from './modules/staff/index.js';
 import { templatesModule } from './modules/templates/index.js';
 import { type DeliveryWorkerSettings, RETRY_DELAYS_MS } from './modules/webhooks/delivery.worker.js';
 import { webhooksModule } from './modules/webhooks/index.js';
 
 /** Every module of the service, in the order the OpenAPI document lists them: adding one is one line. */
 export const MODULES: readonly ServiceModule[] = [
+  facilitiesModule,
   plansModule,
   templatesModule,
   membersModule,
@@ -39,6 +43,8 @@ export const MODULES: readonly ServiceModule[] = [
   policyModule,
   auditModule,
   sessionModule,
+  staffModule,
+  apiKeysModule,
   eventsModule,
   webhooksModule,
 ];

@@ -8,6 +8,7 @@ import { systemClock } from './core/clock.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createFirstAdminKey } from './infrastructure/api-keys/api-key.service.js';
+import { firstOwnerLink } from './modules/staff/staff-sign-in.service.js';
 import { loadTemplateCatalog } from './modules/templates/template.catalog.js';
 
 /**
@@ -138,6 +139,15 @@ async function announceAccess(db: Db, config: Config, log?: (message: string) =>
     );
   } else if (consoleLine) {
     process.stdout.write(`${consoleLine}\n`);
+  }
+  const owner = await firstOwnerLink(db, config.people.invitationValidMs, new Date());
+  if (owner) {
+    const base = config.people.publicUrl ?? consoleUrl(config).replace(/\/console\/$/, '');
+    process.stdout.write(
+      `No staff user yet: create the first owner (every facility) with this one-time link, valid until ${owner.expiresAt}:\n\n` +
+        `  ${base}/console/#/link?purpose=first_owner&token=${owner.secret}\n\n` +
+        'or with "facility-admin staff create-owner --email <address>".\n\n',
+    );
   }
 }
 

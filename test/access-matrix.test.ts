@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { revokeApiKey } from '../src/infrastructure/api-keys/api-key.repository.js';
 import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
-import { ACCESS, bearer, CREDENTIALS, ROLES } from './access-table.js';
+import { ACCESS, bearer, CREDENTIALS, NEEDS_EVERY_FACILITY, ROLES } from './access-table.js';
 import { OPERATIONS, type Operation, successStatuses } from './api-document.js';
 import { facilityState, unclassifiedTables } from './facility-state.js';
 import { assertProblem, describeEachDialect } from './harness.js';
@@ -58,6 +58,15 @@ describeEachDialect(
         [],
         'rows of test/access-table.ts for no secured operation',
       );
+    });
+
+    test("the document's x-roles of each operation are the table's row", () => {
+      for (const operation of OPERATIONS.filter((o) => o.secured && o.operationId !== 'createFacility')) {
+        const documented = operation.roles;
+        const row = ACCESS[operation.operationId] ?? {};
+        const allowed = ROLES.filter((role) => row[role]);
+        assert.deepEqual(documented, allowed, operation.operationId);
+      }
     });
 
     test('every operation of the document has an example request, and every example an operation', () => {
@@ -120,6 +129,11 @@ describeEachDialect(
             );
             assertProblem(response, 403, 'forbidden');
             assert.equal(written, false, `${where} refused with 403 but wrote`);
+          });
+        } else if (NEEDS_EVERY_FACILITY.has(operation.operationId)) {
+          test('names no facility and needs a role for every facility: an admin key for all may call it', async () => {
+            const { response, where } = await sendAs(operation, async () => admin);
+            assert.ok(successStatuses(operation).includes(response.status), `${where}: ${response.text}`);
           });
         } else {
           test('names no facility: a key of any one facility may call it', async () => {

@@ -8,7 +8,7 @@
 import type { App } from '../src/app.js';
 import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
 
-export const ROLES = ['admin', 'viewer'] as const;
+export const ROLES = ['admin', 'owner', 'manager', 'front_desk', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** true: the role may call the operation (2xx); false: 403 forbidden, and nothing is written. */
@@ -18,18 +18,79 @@ type Row = Record<Role, boolean>;
 export const CREDENTIALS: Record<Role, (app: App, facilityIds: number[]) => Promise<Record<string, string>>> =
   {
     admin: async (app, facilityIds) => bearer(await keySecret(app, 'admin', facilityIds)),
+    owner: async (app, facilityIds) => bearer(await keySecret(app, 'owner', facilityIds)),
+    manager: async (app, facilityIds) => bearer(await keySecret(app, 'manager', facilityIds)),
+    front_desk: async (app, facilityIds) => bearer(await keySecret(app, 'front_desk', facilityIds)),
     viewer: async (app, facilityIds) => bearer(await keySecret(app, 'viewer', facilityIds)),
   };
 
-const read: Row = { admin: true, viewer: true };
-const write: Row = { admin: true, viewer: false };
-/** Webhooks hold secrets and reach other systems: admin keys only, reads too. */
-const adminOnly: Row = { admin: true, viewer: false };
+//                                admin  owner  manager  front_desk  viewer
+const read: Row = /*          */ { admin: true, owner: true, manager: true, front_desk: true, viewer: true };
+/** Members day to day: the front desk too. */
+const desk: Row = /*          */ { admin: true, owner: true, manager: true, front_desk: true, viewer: false };
+/** Plans, policy, imports, deletes: managers and up. */
+const write: Row = /*         */ {
+  admin: true,
+  owner: true,
+  manager: true,
+  front_desk: false,
+  viewer: false,
+};
+/** Webhooks hold secrets and reach other systems; people, keys and facilities: owners only, reads too. */
+const adminOnly: Row = /*     */ {
+  admin: true,
+  owner: true,
+  manager: false,
+  front_desk: false,
+  viewer: false,
+};
+/** No key of one facility, whatever its role: a new facility is outside its scope. */
+const everyFacility: Row = /* */ {
+  admin: false,
+  owner: false,
+  manager: false,
+  front_desk: false,
+  viewer: false,
+};
+
+/**
+ * Operations whose path names no facility but whose target is a facility's
+ * (a new facility; a person or key of one): a key of any other one facility
+ * may not call them, an admin key for every facility may.
+ */
+export const NEEDS_EVERY_FACILITY = new Set([
+  'createFacility',
+  'inviteStaff',
+  'getStaff',
+  'updateStaff',
+  'resendStaffInvitation',
+  'sendStaffPasswordReset',
+  'createApiKey',
+  'revokeApiKey',
+]);
 
 export const ACCESS: Record<string, Row> = {
   //                        admin  viewer
   getSession: read,
+  signOut: read,
+  signOutEverywhere: read,
   listPlanTemplates: read,
+
+  listFacilities: read,
+  createFacility: everyFacility,
+  getFacility: read,
+  updateFacility: adminOnly,
+
+  listStaff: adminOnly,
+  inviteStaff: adminOnly,
+  getStaff: adminOnly,
+  updateStaff: adminOnly,
+  resendStaffInvitation: adminOnly,
+  sendStaffPasswordReset: adminOnly,
+
+  listApiKeys: adminOnly,
+  createApiKey: adminOnly,
+  revokeApiKey: adminOnly,
 
   createPlan: write,
   listPlans: read,
@@ -42,15 +103,15 @@ export const ACCESS: Record<string, Row> = {
   setEntitlement: write,
   deleteEntitlement: write,
 
-  createMember: write,
+  createMember: desk,
   listMembers: read,
   getMember: read,
-  updateMember: write,
+  updateMember: desk,
   deleteMember: write,
 
-  createFreeze: write,
+  createFreeze: desk,
   listFreezes: read,
-  cancelFreeze: write,
+  cancelFreeze: desk,
 
   importMembers: write,
   getMemberImport: read,
@@ -75,7 +136,7 @@ export const ACCESS: Record<string, Row> = {
 
 export const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
-async function keySecret(app: App, role: 'admin' | 'viewer', facilityIds: number[]): Promise<string> {
+async function keySecret(app: App, role: Role, facilityIds: number[]): Promise<string> {
   const { secret } = await createApiKey(app.db, {
     name: `${role} of ${facilityIds.join(',')}`,
     role,

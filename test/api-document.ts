@@ -39,6 +39,8 @@ export interface Operation {
   /** False for the operations anyone may call (security: []): the health checks. */
   secured: boolean;
   tags: string[];
+  /** The roles that may call it (x-roles), for a secured operation. */
+  roles: string[] | undefined;
 }
 
 /** The document the app serves with the default settings (no BASE_PATH). */
@@ -92,6 +94,7 @@ export function operationsOf(document: Json): Operation[] {
         responses: Object.keys(operation.responses ?? {}),
         secured: !(Array.isArray(operation.security) && operation.security.length === 0),
         tags: operation.tags ?? [],
+        roles: operation['x-roles'],
       });
     }
   }

@@ -9,7 +9,9 @@
 import type { App } from '../src/app.js';
 
 /** Tables with a facility_id, and tables whose rows belong to a row of one (column, parent table). */
-export const FACILITY_TABLES: Record<string, 'facility_id' | { column: string; parent: string }> = {
+export const FACILITY_TABLES: Record<string, 'facility_id' | 'id' | { column: string; parent: string }> = {
+  facilities: 'id',
+  staff_roles: 'facility_id',
   plans: 'facility_id',
   entitlements: { column: 'plan_id', parent: 'plans' },
   members: 'facility_id',
@@ -25,7 +27,10 @@ export const FACILITY_TABLES: Record<string, 'facility_id' | { column: string; p
 };
 
 export const OTHER_TABLES: Record<string, string> = {
-  api_keys: 'keys span facilities, and the API writes none (the CLI does)',
+  api_keys: 'keys span facilities; a key of a facility is seen in its audit trail (api_key entries)',
+  staff_users: 'people span facilities; their roles of a facility are compared (staff_roles)',
+  staff_sessions: 'a person’s sign-ins, not a facility’s data',
+  staff_links: 'one-time links of people and sign-ins under way, not a facility’s data',
   idempotency_keys: 'an API key’s retries of its own requests, not a facility’s data',
   periodic_jobs: 'the service’s own schedule',
   kysely_migration: 'the schema’s version',
@@ -40,8 +45,8 @@ export async function facilityState(app: App, facility: number): Promise<string>
     // biome-ignore lint/suspicious/noExplicitAny: every table, read the same way
     const db = app.db as any;
     const query =
-      owner === 'facility_id'
-        ? db.selectFrom(table).selectAll().where('facility_id', '=', facility)
+      owner === 'facility_id' || owner === 'id'
+        ? db.selectFrom(table).selectAll().where(owner, '=', facility)
         : db
             .selectFrom(table)
             .selectAll()

@@ -131,11 +131,94 @@ export const make = {
   },
 };
 
+const PERSON_PASSWORD = 'a long and unusual passphrase';
+const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
+const tokenOf = (url: string) => String(new URL(url.replace('#/link', 'link')).searchParams.get('token'));
+
+const people = {
+  /** A person invited with a viewer role in the facility (no SMTP: the answer holds the link). */
+  person: async (context: ExampleContext) =>
+    made(context, 'POST', '/admin/staff', {
+      email: `person.${next()}@example.com`,
+      name: 'Example Person',
+      roles: [{ facility_id: context.facility, role: 'viewer' }],
+    }),
+  /** A person who has set their password. */
+  signedUpPerson: async (context: ExampleContext) => {
+    const invited = await people.person(context);
+    const used = await context.api.post(
+      '/admin/session/link',
+      { token: tokenOf(invited.invitation.url), password: PERSON_PASSWORD },
+      SAME_ORIGIN,
+    );
+    assert.equal(used.status, 200, used.text);
+    return invited;
+  },
+};
+
 export const EXAMPLES: Record<string, Example> = {
   getHealth: async () => ({}),
   getReadiness: async () => ({}),
   getSession: async () => ({}),
+  signOut: async () => ({}),
+  signOutEverywhere: async () => ({}),
+  getSignInOptions: async () => ({}),
+  // Open operations: a person made through the API signs in (the console's own page sends Sec-Fetch-Site).
+  signIn: async (context) => {
+    const { email } = await people.signedUpPerson(context);
+    return { body: { email, password: PERSON_PASSWORD }, headers: SAME_ORIGIN };
+  },
+  signInWithLink: async (context) => {
+    const invited = await people.person(context);
+    return {
+      body: { token: tokenOf(invited.invitation.url), password: PERSON_PASSWORD },
+      headers: SAME_ORIGIN,
+    };
+  },
   listPlanTemplates: async () => ({}),
+
+  listFacilities: async () => ({}),
+  createFacility: async (_context, documented) => ({
+    body: { ...(documented as object), name: `Riverside ${next()}` },
+  }),
+  getFacility: async () => ({}),
+  updateFacility: async () => ({}),
+
+  listStaff: async () => ({}),
+  inviteStaff: async (context) => ({
+    body: {
+      email: `staff.${next()}@example.com`,
+      name: 'Dana Reyes',
+      roles: [{ facility_id: context.facility, role: 'viewer' }],
+    },
+  }),
+  getStaff: async (context) => ({ params: { staff_user_id: (await people.person(context)).id } }),
+  updateStaff: async (context) => ({
+    params: { staff_user_id: (await people.person(context)).id },
+    body: { roles: [{ facility_id: context.facility, role: 'front_desk' }] },
+  }),
+  resendStaffInvitation: async (context) => ({
+    params: { staff_user_id: (await people.person(context)).id },
+  }),
+  sendStaffPasswordReset: async (context) => ({
+    params: { staff_user_id: (await people.person(context)).id },
+  }),
+
+  listApiKeys: async () => ({}),
+  createApiKey: async (context) => ({
+    body: { name: `key ${next()}`, role: 'viewer', facility_ids: [context.facility] },
+  }),
+  revokeApiKey: async (context) => ({
+    params: {
+      api_key_id: (
+        await made(context, 'POST', '/admin/api-keys', {
+          name: `key ${next()}`,
+          role: 'viewer',
+          facility_ids: [context.facility],
+        })
+      ).id,
+    },
+  }),
 
   createPlan: async (_context, documented) => ({
     body: { ...(documented as object), name: `Adult monthly ${next()}` },

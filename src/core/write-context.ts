@@ -1,9 +1,9 @@
 import type { Executor } from '../db/database.js';
-import type { Principal } from './principal.js';
+import { type Principal, servicePrincipal } from './principal.js';
 
 /** What every write needs besides its input: who asks (for the audit trail) and its precondition. */
 export interface WriteContext<T = { id: number }> {
-  actor: Principal;
+  principal: Principal;
   /** The request that asked; null for a change the service makes by itself (the schedule). */
   requestId: string | null;
   /** When the write happens, from the app's clock (one clock for every date a write decides). */
@@ -30,7 +30,7 @@ export interface WriteContext<T = { id: number }> {
  */
 export function systemWriteContext(now: Date): WriteContext {
   return {
-    actor: { keyId: null, keyName: 'system', role: 'admin', facilityIds: 'all' },
+    principal: servicePrincipal('system'),
     requestId: null,
     now,
   };
@@ -39,7 +39,7 @@ export function systemWriteContext(now: Date): WriteContext {
 /** The context of the changes made with the `facility-admin` command (API keys): audited with actor `cli`. */
 export function commandLineWriteContext(now: Date): WriteContext {
   return {
-    actor: { keyId: null, keyName: 'cli', role: 'admin', facilityIds: 'all' },
+    principal: servicePrincipal('cli'),
     requestId: null,
     now,
   };

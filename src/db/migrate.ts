@@ -18,6 +18,7 @@ import * as memberSearchSqlite from './migrations/0030_member_search_sqlite.js';
 import * as feedInCommitOrder from './migrations/0031_feed_in_commit_order.js';
 import * as webhookDeliveryState from './migrations/0032_webhook_delivery_state.js';
 import * as memberImports from './migrations/0033_member_imports.js';
+import * as people from './migrations/0034_people.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0031_feed_in_commit_order': feedInCommitOrder,
   '0032_webhook_delivery_state': webhookDeliveryState,
   '0033_member_imports': memberImports,
+  '0034_people': people,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -113,6 +113,11 @@ export interface DatabaseSchema {
   member_imports: MemberImportsTable;
   member_import_chunks: MemberImportChunksTable;
   member_import_writes: MemberImportWritesTable;
+  facilities: FacilitiesTable;
+  staff_users: StaffUsersTable;
+  staff_roles: StaffRolesTable;
+  staff_sessions: StaffSessionsTable;
+  staff_links: StaffLinksTable;
 }
 
 export interface ApiKeysTable {
@@ -151,6 +156,8 @@ export interface AuditEventsTable {
   action: string;
   api_key_id: number | null;
   api_key_name: string;
+  /** The staff user who did it, signed in to the console; null for an API key or the service. */
+  staff_user_id: number | null;
   /** JSON object: field → {before, after}. */
   changes: string;
   request_id: string | null;
@@ -179,6 +186,8 @@ export interface EventsTable {
   occurred_at: string;
   /** JSON object: the resource after the change. */
   data: string;
+  /** JSON: who did it ({type, id, name}); null for events written before actors were recorded. */
+  actor: string | null;
 }
 
 /** A facility's webhook endpoint (src/modules/webhooks/). */
@@ -240,6 +249,7 @@ export interface MemberImportsTable {
   match_by: string;
   on_error: string;
   api_key_id: number | null;
+  staff_user_id: number | null;
   api_key_name: string;
   request_id: string | null;
   bytes: Generated<number>;
@@ -282,4 +292,63 @@ export interface MemberImportWritesTable {
   member_id: number;
   /** JSON `{member, freezes}` before the row's PATCH; null for a member the row created. */
   before: string | null;
+}
+
+/** Table types of people (migration 0034): facilities, staff users, their roles, sessions and links. */
+
+export interface FacilitiesTable {
+  id: number;
+  name: string | null;
+  /** The name in lower case: unique among facilities that are not archived. */
+  name_folded: string | null;
+  address: string | null;
+  contact_email: string | null;
+  phone: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StaffUsersTable {
+  id: Generated<number>;
+  email: string;
+  email_folded: string;
+  name: string;
+  state: string;
+  /** Argon2id (src/infrastructure/passwords/); null until the person sets a password. */
+  password_hash: string | null;
+  password_changed_at: string | null;
+  last_sign_in_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StaffRolesTable {
+  staff_user_id: number;
+  /** Null: every facility. */
+  facility_id: number | null;
+  role: string;
+}
+
+export interface StaffSessionsTable {
+  id: Generated<number>;
+  /** SHA-256 of the cookie's secret. */
+  secret_hash: string;
+  staff_user_id: number;
+  method: string;
+  user_agent: string | null;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface StaffLinksTable {
+  /** SHA-256 of the link's secret. */
+  secret_hash: string;
+  purpose: string;
+  staff_user_id: number | null;
+  data: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }

@@ -6,7 +6,11 @@ import type { EventValues } from './journal.repository.js';
  * event commits with the change or not at all. Undefined for a change that
  * has no event type.
  */
-export function eventOfChange(change: ChangeReport, occurredAt: string): EventValues | undefined {
+export function eventOfChange(
+  change: ChangeReport,
+  occurredAt: string,
+  actorJson: string,
+): EventValues | undefined {
   const type = eventTypeOf(change);
   if (type === undefined) return undefined;
   return {
@@ -15,6 +19,7 @@ export function eventOfChange(change: ChangeReport, occurredAt: string): EventVa
     resource: resourceKeyOf(change),
     occurred_at: occurredAt,
     data: JSON.stringify(eventDataOf(change, type)),
+    actor: actorJson,
   };
 }
 
@@ -25,6 +30,7 @@ export function eventJson(row: {
   facility_id: number;
   occurred_at: string;
   data: string;
+  actor: string | null;
 }): string {
-  return `{"id":${row.id},"type":${JSON.stringify(row.type)},"facility_id":${row.facility_id},"occurred_at":${JSON.stringify(row.occurred_at)},"data":${row.data}}`;
+  return `{"id":${row.id},"type":${JSON.stringify(row.type)},"facility_id":${row.facility_id},"occurred_at":${JSON.stringify(row.occurred_at)},"actor":${row.actor ?? 'null'},"data":${row.data}}`;
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Principal } from '../core/principal.js';
 import type { WriteContext } from '../core/write-context.js';
 import type { Db, Executor, Trx } from '../db/database.js';
 import { diffFields, type Fields } from './change-diff.js';
@@ -84,12 +85,24 @@ export function journalChange(trx: Executor, context: WriteContext, change: Chan
       resource_type: change.resourceType,
       resource_id: String(change.resourceId),
       action: change.action,
-      api_key_id: context.actor.keyId,
-      api_key_name: context.actor.keyName,
+      api_key_id: context.principal.keyId,
+      staff_user_id: context.principal.staffUserId,
+      api_key_name: context.principal.actor.name,
       changes: JSON.stringify(diffFields(change.before, change.after)),
       request_id: context.requestId,
       occurred_at: occurredAt,
     },
-    event: eventOfChange(change, occurredAt),
+    event: eventOfChange(change, occurredAt, actorJsonOf(context.principal)),
   });
+}
+
+/** The actor's JSON, made once per principal: every event of a request names the same one. */
+const actorJsons = new WeakMap<Principal, string>();
+function actorJsonOf(principal: Principal): string {
+  let json = actorJsons.get(principal);
+  if (json === undefined) {
+    json = JSON.stringify(principal.actor);
+    actorJsons.set(principal, json);
+  }
+  return json;
 }

@@ -44,6 +44,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/facilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the facilities the caller may reach
+         * @description Lists facilities by id, one page at a time. A caller with a role for every facility sees each facility that was created, named or written to; a caller with roles for some sees those, unnamed ones included (`name: null`). Archived facilities only with `status=archived` or `all`.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
+         */
+        get: operations["listFacilities"];
+        put?: never;
+        /**
+         * Create a facility
+         * @description Creates a facility with an id above every id in use. Its name must be unique among facilities that are not archived, ignoring case (409 `facility_name_conflict`). `timezone` and `currency` set its policy. Only a caller whose role covers every facility may create one (else 403 `forbidden`). Send an `Idempotency-Key` to retry safely.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `facilities.write`: create, rename and archive facilities).
+         */
+        post: operations["createFacility"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a facility
+         * @description Reads a facility. Every positive id is a facility: one that was never named answers `name: null`.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
+         */
+        get: operations["getFacility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change, name, archive or bring back a facility
+         * @description Changes the fields sent. `status: archived` archives the facility (its data stays and its id keeps working; it leaves the default list), `status: active` brings it back (409 `facility_name_conflict` if another facility took its name meanwhile). With `If-Match`, only if unchanged since read (412).
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `facilities.write`: create, rename and archive facilities).
+         */
+        patch: operations["updateFacility"];
+        trace?: never;
+    };
     "/admin/facilities/{facility_id}/plans": {
         parameters: {
             query?: never;
@@ -54,12 +110,16 @@ export interface paths {
         /**
          * List plans (active ones unless include_inactive=true)
          * @description Lists the plans of the facility by id, one page at a time: pass `next_cursor` as `cursor` for the next page, with the same filters. Only active plans are listed unless `include_inactive=true`, which adds inactive and archived ones.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["listPlans"];
         put?: never;
         /**
          * Create a plan
          * @description Creates a plan in the facility. Its name must be unique among the facility's plans that are not archived, ignoring case (409 `plan_name_conflict`). With `template_id`, the template's fields fill those the body leaves out and its entitlements are copied (422 `invalid_template` when there is no such template); a plan that names no currency takes the facility policy's. Send an `Idempotency-Key`: a retry with the same key and body within 24 hours answers the first response again and creates nothing (409 `idempotency_in_progress` while the first still runs; 422 `idempotency_key_reused` for the same key with another body).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager` (permission `plans.write`: create, change and delete plans and their entitlements).
          */
         post: operations["createPlan"];
         delete?: never;
@@ -78,6 +138,8 @@ export interface paths {
         /**
          * Read a plan (soft-deleted plans too)
          * @description Reads one plan, archived plans too (`deleted_at` set). The `ETag` it answers is what `If-Match` takes on a later PATCH or DELETE of the plan.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["getPlan"];
         put?: never;
@@ -85,6 +147,8 @@ export interface paths {
         /**
          * Archive a plan, or remove it for good with hard_delete=true
          * @description Archives the plan: it becomes inactive, `deleted_at` is set and its name is free again; members keep it, but no one can join it. Archiving again changes nothing. With `hard_delete=true` the plan and its entitlements are removed for good, which is refused while any member (removed ones too) refers to it (409 `plan_in_use`). With `If-Match`, only if the plan is unchanged since it was read (else 412 `precondition_failed`).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager` (permission `plans.write`: create, change and delete plans and their entitlements).
          */
         delete: operations["deletePlan"];
         options?: never;
@@ -92,6 +156,8 @@ export interface paths {
         /**
          * Change some fields of a plan; {"is_active": true} restores an archived plan
          * @description Changes the fields sent; the others keep their values, and a PATCH that changes nothing changes neither `updated_at` nor the ETag. The name stays unique among the facility's plans that are not archived (409 `plan_name_conflict`). An archived plan can only be restored, by a body of exactly `{"is_active": true}`; anything else is 409 `plan_archived`. With `If-Match`, the write happens only if the plan is unchanged since it was read (else 412 `precondition_failed`).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager` (permission `plans.write`: create, change and delete plans and their entitlements).
          */
         patch: operations["updatePlan"];
         trace?: never;
@@ -106,11 +172,15 @@ export interface paths {
         /**
          * Read a plan's entitlements, sorted by key
          * @description Reads all of a plan's entitlements (an archived plan's too), sorted by key. The `ETag` is the collection's: it changes with any change to the plan's entitlements, not with the plan's own fields, and `If-Match` on every entitlement write takes it.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["getEntitlements"];
         /**
          * Replace all of a plan's entitlements
          * @description Replaces the plan's entitlements with those sent, as a list of `{key, value}` or a map of key to value; keys not sent are removed. A plan has at most 100 entitlements, each key once (400 `validation_error`). An archived plan's entitlements cannot change (409 `plan_archived`). With `If-Match` (the collection's ETag), only if they are unchanged since read (else 412 `precondition_failed`).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager` (permission `plans.write`: create, change and delete plans and their entitlements).
          */
         put: operations["replaceEntitlements"];
         post?: never;
@@ -131,12 +201,16 @@ export interface paths {
         /**
          * Set one entitlement (201 when the key is new, 200 when replaced)
          * @description Sets the value of one key: 201 when the key is new, 200 when it replaced a value. A new key is refused once the plan has 100 (400 `validation_error`); a `key` in the body must equal the path's. An archived plan's entitlements cannot change (409 `plan_archived`). `If-Match` takes this entitlement's ETag or the collection's, and for a key that does not exist is always 412 `precondition_failed` (the key is not created).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager` (permission `plans.write`: create, change and delete plans and their entitlements).
          */
         put: operations["setEntitlement"];
         post?: never;
         /**
          * Remove one entitlement
          * @description Removes one key from the plan's entitlements (404 `entitlement_not_found` when it has none). An archived plan's entitlements cannot change (409 `plan_archived`). `If-Match` takes this entitlement's ETag or the collection's (else 412 `precondition_failed`).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager` (permission `plans.write`: create, change and delete plans and their entitlements).
          */
         delete: operations["deleteEntitlement"];
         options?: never;
@@ -154,6 +228,8 @@ export interface paths {
         /**
          * List plan templates
          * @description Lists the plan templates by id, one page at a time: pass `next_cursor` as `cursor` for the next page. Templates are the same for every facility and read-only; create a plan from one with `template_id`.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["listPlanTemplates"];
         put?: never;
@@ -174,12 +250,16 @@ export interface paths {
         /**
          * List members (filters combine with AND; removed members only when the status filter names them)
          * @description Lists the members of the facility by id, one page at a time: pass `next_cursor` as `cursor` for the next page, with the same filters. Filters combine with AND; `q` matches part of the first name, last name or email, ignoring case. Removed members are listed only when `status` names `removed`.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["listMembers"];
         put?: never;
         /**
          * Add a member
          * @description Adds a member, `active` unless created `pending`, who joins today in the facility's time zone unless `joined_on` says otherwise. The email is unique among the facility's members that are not removed, ignoring case (409 `member_email_conflict`), and so is an `external_id` (409 `member_external_id_conflict`). A plan must be an active plan of the facility (422 `invalid_plan`) with a seat free when it has `max_members` (409 `plan_full`). A `date_of_birth` must not be in the future (400) nor make the member younger than the policy's `min_member_age` (422 `member_too_young`). With the policy's `require_waiver`, an `active` member needs `waiver_signed_at` (422 `waiver_required`). A plan with `duration_days` sets `ends_on` to `joined_on + duration_days - 1` unless the body gives it (null too). Send an `Idempotency-Key`: a retry with the same key and body within 24 hours answers the first response again and creates nothing (409 `idempotency_in_progress` while the first still runs; 422 `idempotency_key_reused` for the same key with another body).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
          */
         post: operations["createMember"];
         delete?: never;
@@ -198,6 +278,8 @@ export interface paths {
         /**
          * Read a member (removed members too)
          * @description Reads one member, removed members too. The `ETag` it answers is what `If-Match` takes on a later PATCH or DELETE of the member. A read shows the member as stored: a change the schedule has due (a freeze starting or ending, a term ending) is made by the service within a minute after midnight in the facility's time zone, and by any write to the member before it.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["getMember"];
         put?: never;
@@ -205,6 +287,8 @@ export interface paths {
         /**
          * Remove a member (soft), or erase it with hard_delete=true
          * @description Moves the member to `removed` (`deleted_at` set, the seat and the email freed); removing again changes nothing, and a PATCH of the status restores the member. With `hard_delete=true` the member is erased for good (its audit events stay). With `If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager` (permission `members.delete`: delete members).
          */
         delete: operations["deleteMember"];
         options?: never;
@@ -212,6 +296,8 @@ export interface paths {
         /**
          * Change some fields of a member, or move its status
          * @description Changes the fields sent; a PATCH that changes nothing changes neither `updated_at` nor the ETag. A status moves only as the table of `MemberStatus` allows (409 `invalid_status_transition`; to `frozen` while the policy's `allow_freeze` is false, 409 `freeze_not_allowed`); a move from `removed` restores the member. A move to `frozen` freezes the member open-ended from today: a freeze that ended today (frozen, then active, the same day) is under way again, and freezes planned later stay planned (the open-ended freeze ends the day before the first of them starts, so the member stays frozen through it); 422 `freeze_limit_exceeded` past the yearly limit. A move from `frozen` ends the freeze under way today; `status_reason` may come with a move (a move without one clears it). Becoming `active` with the policy's `require_waiver` needs `waiver_signed_at` (422 `waiver_required`). Setting `ends_on` schedules a cancellation (null clears it); a day already past cancels the member at once, as `expired`. Joining a plan, or coming back to one, needs an active plan of the facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email and the `external_id` stay unique (409 `member_email_conflict`, `member_external_id_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With `If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -228,6 +314,8 @@ export interface paths {
         /**
          * Import members from a CSV file, or check one (dry run), as a job
          * @description Starts a job that reads a CSV file of members (`MembersCsv`) and creates or updates a member per row, and answers 202 with the job (`MemberImport`) and its `Location`; follow it with `getMemberImport` until it is `succeeded` (its `report` says what each row did) or `failed`. With `wait` (up to 30 s) the answer waits for the job to finish: a small file comes back with its report, still 202. Each row is checked exactly as a POST (a new member) or a PATCH (a match, see `match_by`) of its fields would be, with the same codes: email and `external_id` unique in the facility and within the file (a row that repeats an earlier row’s is `member_email_conflict` or `member_external_id_conflict`), plan capacity (`plan_full`), the status moves, `member_too_young`, …; a new member with a status other than pending or active is created active and then moved. The report lists each failing row (`row`, `line`, `column`, `code`, `message`) and counts. `dry_run=true` checks every row and writes nothing; its report is the real run’s as long as nobody else changes the facility in between. `on_error=abort` checks every row first and writes only if all pass; `on_error=skip` writes the good rows. Each row written is in the audit trail with the key as actor. Before the body is read: 409 `import_in_progress` while the facility has an unfinished import (one at a time), 503 `service_unavailable` with Retry-After when the process receives IMPORT_UPLOADS uploads already or IMPORT_MAX_QUEUED jobs wait, 413 `payload_too_large` for a declared length over IMPORT_MAX_BYTES. While the body streams in: 413 past IMPORT_MAX_BYTES (10 MiB), and 400 `invalid_csv` for a file that is not such a CSV, names an unknown column, or holds more than IMPORT_MAX_ROWS (50,000) rows. An `Idempotency-Key` makes a retry answer the first 202 again (the same job).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager` (permission `members.import`: import members from CSV).
          */
         post: operations["importMembers"];
         delete?: never;
@@ -246,6 +334,8 @@ export interface paths {
         /**
          * Follow a member import: its state, progress and, once finished, its report
          * @description The job a POST to `…/members/import` answered with (its `Location`). Poll it until `state` is `succeeded` or `failed`; `progress` counts the rows of the current phase. A finished job and its report are kept IMPORT_REPORT_RETENTION_DAYS (7 by default; `expires_at`).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["getMemberImport"];
         put?: never;
@@ -266,6 +356,8 @@ export interface paths {
         /**
          * List a facility's member imports, oldest first
          * @description The facility’s import jobs by id, finished ones for IMPORT_REPORT_RETENTION_DAYS, a page at a time (pass `next_cursor` as `cursor`). A page ends early when its reports reach PAGE_MAX_BYTES.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["listMemberImports"];
         put?: never;
@@ -286,6 +378,8 @@ export interface paths {
         /**
          * Export members as a CSV file
          * @description Streams the facility's members, in id order, as a CSV file (`MembersCsv`): a BOM, a header row of the member fields, a row a member; the filters are those of the member list (removed members only when `status` names `removed`). A value a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return), and one starting with ', is written with a leading '; an import reads it back without. A value holding a comma or a semicolon is quoted. The file imports back with `match_by=external_id`. A process streams at most EXPORT_CONCURRENCY exports at once (503 with Retry-After beyond), an API key at most EXPORTS_PER_KEY (429 with Retry-After beyond).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["exportMembers"];
         put?: never;
@@ -306,12 +400,16 @@ export interface paths {
         /**
          * List a member's freezes (cancelled ones too)
          * @description Lists the member's freezes by id, one page at a time (pass `next_cursor` as `cursor`): planned, under way, ended and cancelled ones, and the open-ended freezes that PATCHes to `frozen` opened.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["listFreezes"];
         put?: never;
         /**
          * Plan a dated freeze of a member
          * @description Plans a freeze from `starts_on` to `ends_on`, both included, in the facility's time zone. On `starts_on` the member becomes `frozen` (at once when it is today), on the day after `ends_on` `active` again; the service does this by itself. `starts_on` in the past or after `ends_on` is 400. The policy's `allow_freeze` false is 409 `freeze_not_allowed`; a member that is not `active` or `frozen` is 409 `invalid_status_transition`; a freeze sharing a day with another (an open-ended one reaches every day from its start) is 409 `freeze_overlap`; days frozen in a calendar year (past, current and planned freezes; open-ended ones to today) above the policy's `max_freeze_days_per_year` is 422 `freeze_limit_exceeded`, whose detail says how many days are left. A member has at most 100 freezes. Takes an `Idempotency-Key` like every create.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
          */
         post: operations["createFreeze"];
         delete?: never;
@@ -333,6 +431,8 @@ export interface paths {
         /**
          * Cancel a freeze (one under way ends today)
          * @description Cancels a freeze: a planned one never starts; one under way ends today, so the member is `active` again tomorrow (a PATCH of the member to `active` returns it at once). Cancelling a cancelled freeze again changes nothing; a freeze that has ended is 409 `invalid_status_transition`.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
          */
         delete: operations["cancelFreeze"];
         options?: never;
@@ -350,6 +450,8 @@ export interface paths {
         /**
          * Read the facility policy (created with defaults on first read)
          * @description Reads the policy of the facility; the first read creates it with the defaults the `Policy` schema lists. Each field says whether this service enforces it or only stores it for other systems.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["getPolicy"];
         put?: never;
@@ -360,6 +462,8 @@ export interface paths {
         /**
          * Change some policy fields (creates the policy if needed)
          * @description Changes the fields sent (creating the policy with its defaults first, if needed); a PATCH that changes nothing changes neither `updated_at` nor the ETag. `timezone` must be an IANA time zone name (400 `validation_error`). Changes apply to later writes only: members already stored are not checked again. With `If-Match`, only if the policy is unchanged since read (else 412 `precondition_failed`).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager` (permission `policy.write`: change the facility's policy).
          */
         patch: operations["updatePolicy"];
         trace?: never;
@@ -374,6 +478,8 @@ export interface paths {
         /**
          * List the audit trail of a facility: who changed what, when, with before and after values
          * @description Lists the audit events of the facility by id, one page at a time: pass `next_cursor` as `cursor` for the next page, with the same filters. Every write that changed something is one event, written in the same transaction as the change; events cannot be changed or deleted.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -394,11 +500,235 @@ export interface paths {
         /**
          * Describe the API key of the request
          * @description Answers the API key's name, its role (`admin` reads and writes, `viewer` only reads) and the facilities it may reach (null for all), and whether authentication is off. It reads nothing else and changes nothing; any valid key may call it.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
          */
         get: operations["getSession"];
         put?: never;
+        /**
+         * Sign in with e-mail and password
+         * @description Signs a person in to the console: a new session, its secret in an HttpOnly cookie. An unknown e-mail, a wrong password and a disabled person get the same 401 in the same time. More than `SIGN_IN_FAILURES_PER_ACCOUNT` failures for one e-mail, or `AUTH_FAILURE_LIMIT` from one address, per window: 429 `rate_limited`. Open to anyone: no key.
+         */
+        post: operations["signIn"];
+        /**
+         * Sign out
+         * @description Ends the session of the cookie and clears the cookie; with an API key, nothing to end: 204 too.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/session/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Use a one-time link: set a password and sign in
+         * @description Uses an invitation, a password reset or the first owner's link once: sets the password (12 to 128 characters, not the e-mail nor the product's name: 400 naming `/password`), makes an invited person active, and signs them in. The first owner's link also takes `email` and `name`. A link used, expired or unknown: 410 `link_not_usable`.
+         */
+        post: operations["signInWithLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/session/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of the signed-in person
+         * @description Ends every session of the person signed in, on every device, this one included; with an API key, nothing to end: 204 too.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
+         */
+        post: operations["signOutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sign-in-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How people may sign in
+         * @description Open to anyone: whether sign-in through an identity provider is set up (OIDC_ISSUER), and its label.
+         */
+        get: operations["getSignInOptions"];
+        put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/staff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List staff users
+         * @description Lists the people with a role in a facility the caller owns (every person for an owner of every facility), by id; `facility_id` and `state` narrow it.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `staff`: invite, change and disable staff users).
+         */
+        get: operations["listStaff"];
+        put?: never;
+        /**
+         * Invite a person
+         * @description Makes a staff user (`state: invited`) with their roles and a one-time link to set a password (valid `INVITATION_VALID_DAYS`). With `SMTP_URL` set the link is e-mailed and `invitation.url` is null; without, `invitation.url` is the link to pass on. Roles only for facilities the caller owns (else 403). E-mails are unique ignoring case (409 `staff_email_conflict`).
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `staff`: invite, change and disable staff users).
+         */
+        post: operations["inviteStaff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/staff/{staff_user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a staff user
+         * @description Reads a person the caller may manage (404 `staff_not_found` for anyone else).
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `staff`: invite, change and disable staff users).
+         */
+        get: operations["getStaff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a person's name, roles or state
+         * @description `roles` replaces the list (only roles in facilities the caller owns: 403); `state: disabled` ends their sessions at once on every instance, `active` lets them sign in again. No one changes their own roles or state (403).
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `staff`: invite, change and disable staff users).
+         */
+        patch: operations["updateStaff"];
+        trace?: never;
+    };
+    "/admin/staff/{staff_user_id}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a new invitation
+         * @description Makes a new one-time link (for an invited person); earlier unused links of the kind stop working. E-mailed with `SMTP_URL` set, else answered in `invitation.url`. 409 `staff_state_conflict` when the person's state does not allow it.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `staff`: invite, change and disable staff users).
+         */
+        post: operations["resendStaffInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/staff/{staff_user_id}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a password reset link
+         * @description Makes a new one-time link (to set a new password); earlier unused links of the kind stop working. E-mailed with `SMTP_URL` set, else answered in `invitation.url`. 409 `staff_state_conflict` when the person's state does not allow it.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `staff`: invite, change and disable staff users).
+         */
+        post: operations["sendStaffPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description Lists the keys (revoked ones too) whose every facility the caller owns, by id. Never their secrets.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `api_keys`: list, create and revoke API keys).
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key (its secret shown once)
+         * @description Creates a key with a role and a scope the caller owns (else 403). The answer holds `secret`, the key itself, this once: it is stored only as a hash. Audited (`api_key`).
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `api_keys`: list, create and revoke API keys).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/api-keys/{api_key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes the key at once, on every instance; kept in the list with `revoked_at`. A key already revoked: 204 too. Audited.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `api_keys`: list, create and revoke API keys).
+         */
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -414,6 +744,8 @@ export interface paths {
         /**
          * Follow the change feed of a facility
          * @description Events in commit order after the cursor `after`: one per committed change of a plan, its entitlements, a member or the policy, written in the same transaction as the change (a write that rolls back has none). Pass `next_cursor` as `after` to read on; a cursor never skips an event, even one whose transaction commits after later ones. With `wait` (seconds, up to 30), an empty read waits until an event arrives. `types` keeps only the listed types. Events are kept `EVENTS_RETENTION_DAYS` (30 days by default). A read that would wait is 429 `rate_limited` (with `Retry-After`, and the connection closed) when `EVENTS_MAX_WAITERS` reads of this process wait already (at most half of its connections), or the key's `EVENTS_MAX_WAITERS_PER_KEY` (16). A key revoked while its read waits ends the wait with 401 `unauthenticated`, as its next request would be.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
         get: operations["listEvents"];
         put?: never;
@@ -434,12 +766,16 @@ export interface paths {
         /**
          * List the webhook endpoints of a facility
          * @description Every endpoint of the facility, by id, without secrets. Needs an admin key.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `webhooks`: read and manage webhook endpoints (they hold secrets and reach other systems)).
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Add a webhook endpoint
          * @description Adds an endpoint that receives the facility's events of `types` (all when empty), signed by the Standard Webhooks scheme with the `secret` answered here and never again. The URL must be https (422 `invalid_webhook_url`; http only with WEBHOOK_ALLOW_HTTP=true); at most WEBHOOK_MAX_ENDPOINTS per facility (409 `webhook_endpoint_limit`). Needs an admin key. Idempotency-Key is ignored here.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `webhooks`: read and manage webhook endpoints (they hold secrets and reach other systems)).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -458,6 +794,8 @@ export interface paths {
         /**
          * Get one webhook endpoint
          * @description The endpoint, without its secret; `disabled_reason` says why the service disabled it. Needs an admin key.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `webhooks`: read and manage webhook endpoints (they hold secrets and reach other systems)).
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
@@ -465,6 +803,8 @@ export interface paths {
         /**
          * Remove a webhook endpoint
          * @description Removes the endpoint and its deliveries, sent or not. With `If-Match`, only if the endpoint is unchanged since read (else 412 `precondition_failed`). Needs an admin key.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `webhooks`: read and manage webhook endpoints (they hold secrets and reach other systems)).
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -472,6 +812,8 @@ export interface paths {
         /**
          * Change a webhook endpoint
          * @description Changes the fields sent. `enabled: true` re-enables an endpoint the service disabled (clearing `disabled_reason`); its pending deliveries are then sent. With `If-Match`, only if the endpoint is unchanged since read (else 412 `precondition_failed`). Needs an admin key.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `webhooks`: read and manage webhook endpoints (they hold secrets and reach other systems)).
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -488,6 +830,8 @@ export interface paths {
         /**
          * Give a webhook endpoint a new signing secret
          * @description Answers a new secret, shown only here. For 24 hours deliveries carry signatures by both the new and the previous secret, so the receiver can switch over. Needs an admin key.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `webhooks`: read and manage webhook endpoints (they hold secrets and reach other systems)).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -508,6 +852,8 @@ export interface paths {
         /**
          * Send a ping to a webhook endpoint
          * @description Queues a `ping` message (`{"type": "ping", "facility_id", "occurred_at", "data": {"endpoint_id"}}`), signed and retried like any event, in the endpoint's own turn; follow it in the deliveries. One ping may wait at a time: another is 429 `rate_limited` with `Retry-After`. Needs an admin key.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `webhooks`: read and manage webhook endpoints (they hold secrets and reach other systems)).
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -526,6 +872,8 @@ export interface paths {
         /**
          * List the deliveries of a webhook endpoint
          * @description Deliveries by id, one page at a time, each with its status, attempts, last answer and error. Needs an admin key.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `webhooks`: read and manage webhook endpoints (they hold secrets and reach other systems)).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -548,6 +896,8 @@ export interface paths {
         /**
          * Send a delivery again
          * @description Sends the delivery again now, with the same `webhook-id`, whatever its status: a failed one gets one more attempt. Needs an admin key.
+         *
+         *     **Who may call it:** `admin`, `owner` (permission `webhooks`: read and manage webhook endpoints (they hold secrets and reach other systems)).
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -560,6 +910,111 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description A facility: a site with its own plans, members and policy
+         * @example {
+         *       "id": 1,
+         *       "name": "Riverside Sports Centre",
+         *       "address": "12 Quay Street, Bristol BS1 4DJ",
+         *       "contact_email": "desk@riverside.example",
+         *       "phone": "+44 117 496 0000",
+         *       "status": "active",
+         *       "archived_at": null,
+         *       "created_at": "2026-03-02T09:15:04.118Z",
+         *       "updated_at": "2026-03-02T09:15:04.118Z"
+         *     }
+         */
+        Facility: {
+            id: number;
+            /** @description null for a facility used by its id before it was named */
+            name: string | null;
+            address: string | null;
+            /** Format: email */
+            contact_email: string | null;
+            phone: string | null;
+            /**
+             * @description `archived`: kept with all its data and still reachable by id, left out of the list by default
+             * @enum {string}
+             */
+            status: "active" | "archived";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            archived_at: string | null;
+            /**
+             * Format: date-time
+             * @description null for a facility never named nor written to
+             */
+            created_at: string | null;
+            /**
+             * Format: date-time
+             * @description null for a facility never named nor written to
+             */
+            updated_at: string | null;
+        };
+        /**
+         * @description A new facility; `timezone` and `currency` are its policy's (else the policy's defaults). Its id is above every id in use.
+         * @example {
+         *       "name": "Riverside Sports Centre",
+         *       "address": "12 Quay Street, Bristol BS1 4DJ",
+         *       "contact_email": "desk@riverside.example",
+         *       "timezone": "Europe/London",
+         *       "currency": "GBP"
+         *     }
+         */
+        FacilityCreate: {
+            /** @description 1 to 120 characters after trimming surrounding white space; unique among facilities that are not archived, ignoring case */
+            name: string;
+            address?: string | null;
+            /** Format: email */
+            contact_email?: string | null;
+            phone?: string | null;
+            /** @description The policy's time zone (IANA name) */
+            timezone?: string;
+            /** @description The policy's currency */
+            currency?: string;
+        };
+        /**
+         * @description The fields to change; `status: archived` archives it, `active` brings it back
+         * @example {
+         *       "phone": "+44 117 496 0000"
+         *     }
+         */
+        FacilityUpdate: {
+            /** @description 1 to 120 characters after trimming surrounding white space; unique among facilities that are not archived, ignoring case */
+            name?: string;
+            address?: string | null;
+            /** Format: email */
+            contact_email?: string | null;
+            phone?: string | null;
+            /** @enum {string} */
+            status?: "active" | "archived";
+        };
+        /**
+         * @description One page of facilities, ordered by id
+         * @example {
+         *       "facilities": [
+         *         {
+         *           "id": 1,
+         *           "name": "Riverside Sports Centre",
+         *           "address": "12 Quay Street, Bristol BS1 4DJ",
+         *           "contact_email": "desk@riverside.example",
+         *           "phone": "+44 117 496 0000",
+         *           "status": "active",
+         *           "archived_at": null,
+         *           "created_at": "2026-03-02T09:15:04.118Z",
+         *           "updated_at": "2026-03-02T09:15:04.118Z"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        FacilityPage: {
+            facilities: components["schemas"]["Facility"][];
+            /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
+            next_cursor: string | null;
+        };
         /**
          * @description A membership plan of a facility
          * @example {
@@ -1554,6 +2009,11 @@ export interface components {
          *       "action": "update",
          *       "api_key_id": 3,
          *       "api_key_name": "front desk",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "changes": {
          *         "status": {
          *           "before": "active",
@@ -1583,7 +2043,9 @@ export interface components {
             action: "create" | "update" | "delete" | "restore" | "hard_delete";
             /** @description 0 is ADMIN_API_KEY; null when authentication is off, for the changes the service makes by itself (api_key_name `system`: the schedule, the first start) and for those made with the `facility-admin` command (api_key_name `cli`) */
             api_key_id: number | null;
+            /** @description Who made it: as `actor.name` (the key's name, the person's, `system` or `cli`) */
             api_key_name: string;
+            actor: components["schemas"]["Actor"];
             /** @description Changed fields (entitlement keys for entitlements) */
             changes: {
                 [key: string]: {
@@ -1610,6 +2072,11 @@ export interface components {
          *           "action": "update",
          *           "api_key_id": 3,
          *           "api_key_name": "front desk",
+         *           "actor": {
+         *             "type": "api_key",
+         *             "id": 3,
+         *             "name": "front desk"
+         *           },
          *           "changes": {
          *             "status": {
          *               "before": "active",
@@ -1637,14 +2104,66 @@ export interface components {
             next_cursor: string | null;
         };
         /**
-         * @description Who the caller is: what the API key in the request may do
+         * @description Who did it
+         * @example {
+         *       "type": "staff_user",
+         *       "id": 4,
+         *       "name": "Dana Reyes"
+         *     }
+         */
+        Actor: {
+            /**
+             * @description `service`: the service by itself (the schedule, the first start, the command line)
+             * @enum {string}
+             */
+            type: "api_key" | "staff_user" | "service";
+            /** @description The key's id (0: ADMIN_API_KEY) or the staff user's; null for the service */
+            id: number | null;
+            /** @description The key's name, the person's name, or what the service was doing */
+            name: string;
+        };
+        /**
+         * @description `owner`: everything; `manager`: plans, members, freezes, policy, imports, not staff, keys or webhooks; `front_desk`: reads, creates and edits members, plans and cancels freezes; `viewer`: reads only; `admin` (API keys): as `owner`
+         * @example front_desk
+         * @enum {string}
+         */
+        Role: "admin" | "owner" | "manager" | "front_desk" | "viewer";
+        /**
+         * @description What a role lets its holder do (docs/security.md, "Roles")
+         * @example members.write
+         * @enum {string}
+         */
+        Permission: "account" | "read" | "members.write" | "members.delete" | "members.import" | "plans.write" | "policy.write" | "webhooks" | "staff" | "api_keys" | "facilities.write";
+        /**
+         * @description Who the caller is and what they may do
          * @example {
          *       "auth_mode": "api-key",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "key_name": "front desk",
          *       "role": "viewer",
          *       "facility_ids": [
          *         1,
          *         4
+         *       ],
+         *       "roles": [
+         *         {
+         *           "facility_id": 1,
+         *           "role": "viewer",
+         *           "permissions": [
+         *             "read"
+         *           ]
+         *         },
+         *         {
+         *           "facility_id": 4,
+         *           "role": "viewer",
+         *           "permissions": [
+         *             "read"
+         *           ]
+         *         }
          *       ]
          *     }
          */
@@ -1654,29 +2173,357 @@ export interface components {
              * @enum {string}
              */
             auth_mode: "api-key" | "none";
-            /** @description The API key's name (`AUTH_MODE=none` when authentication is off) */
+            actor: components["schemas"]["Actor"];
+            /** @description The caller's name, as `actor.name` (the API key's; the person's when signed in; `AUTH_MODE=none` when authentication is off) */
             key_name: string;
+            /** @description The API key's role; null for a person signed in to the console (see `roles`) */
+            role: components["schemas"]["Role"] | null;
+            /** @description The facilities the caller may reach, ascending; null for every facility */
+            facility_ids: number[] | null;
+            /** @description The caller's roles: one per facility, or one for every facility */
+            roles: {
+                /** @description null: every facility */
+                facility_id: number | null;
+                role: components["schemas"]["Role"];
+                /** @description What the role lets the caller do there */
+                permissions: components["schemas"]["Permission"][];
+            }[];
+        };
+        /**
+         * @example {
+         *       "email": "dana.reyes@riverside.example",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        SignIn: {
+            email: string;
+            password: string;
+        };
+        /**
+         * @example {
+         *       "token": "k3JH…",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        LinkSignIn: {
+            /** @description The secret of the link (after `token=`) */
+            token: string;
+            /** @description The new password: 12 to 128 characters */
+            password: string;
             /**
-             * @description `viewer` keys may only read
+             * Format: email
+             * @description The first owner's only
+             */
+            email?: string;
+            /** @description The first owner's only */
+            name?: string;
+        };
+        /**
+         * @example {
+         *       "password": true,
+         *       "oidc": null
+         *     }
+         */
+        SignInOptions: {
+            /** @description Sign-in with e-mail and password (always) */
+            password: boolean;
+            /** @description Sign-in through the facility's identity provider: the button's label and where it goes; null when not set up */
+            oidc: null | {
+                label: string;
+                url: string;
+            };
+        };
+        /**
+         * @example {
+         *       "facility_id": 1,
+         *       "role": "manager"
+         *     }
+         */
+        RoleGrant: {
+            /** @description null: every facility */
+            facility_id: number | null;
+            role: components["schemas"]["Role"];
+        };
+        /**
+         * @description A one-time link: an invitation or a password reset
+         * @example {
+         *       "url": null,
+         *       "expires_at": "2026-03-16T09:15:04.118Z",
+         *       "emailed": true
+         *     }
+         */
+        StaffLink: {
+            /** @description The one-time link to pass on to the person; null when it was e-mailed to them */
+            url: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            expires_at: string;
+            /** @description true: sent to the person by e-mail (SMTP_URL set); the link is then not shown */
+            emailed: boolean;
+        };
+        /**
+         * @description A person who works at one or more facilities and signs in to the console
+         * @example {
+         *       "id": 4,
+         *       "email": "dana.reyes@riverside.example",
+         *       "name": "Dana Reyes",
+         *       "state": "active",
+         *       "roles": [
+         *         {
+         *           "facility_id": 1,
+         *           "role": "manager"
+         *         }
+         *       ],
+         *       "has_password": true,
+         *       "last_sign_in_at": "2026-03-09T08:02:11.510Z",
+         *       "created_at": "2026-03-02T09:15:04.118Z",
+         *       "updated_at": "2026-03-03T10:00:00.000Z"
+         *     }
+         */
+        StaffUser: {
+            id: number;
+            /**
+             * Format: email
+             * @description Unique among staff users, ignoring case
+             */
+            email: string;
+            /** @description 1 to 120 characters after trimming */
+            name: string;
+            /**
+             * @description `invited` until the person first signs in; `disabled`: may not sign in, sessions ended
              * @enum {string}
              */
-            role: "admin" | "viewer";
-            /** @description The facilities the key may reach, ascending; null for every facility */
+            state: "invited" | "active" | "disabled";
+            /** @description One role per facility (`facility_id` null: every facility); an empty list leaves the person no access */
+            roles: components["schemas"]["RoleGrant"][];
+            /** @description Whether the person has set a password (else: identity provider only) */
+            has_password: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            last_sign_in_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            updated_at: string;
+            invitation?: components["schemas"]["StaffLink"];
+        };
+        /**
+         * @description A person to invite, with their roles
+         * @example {
+         *       "email": "dana.reyes@riverside.example",
+         *       "name": "Dana Reyes",
+         *       "roles": [
+         *         {
+         *           "facility_id": 1,
+         *           "role": "manager"
+         *         }
+         *       ]
+         *     }
+         */
+        StaffInvite: {
+            /**
+             * Format: email
+             * @description Unique among staff users, ignoring case
+             */
+            email: string;
+            /** @description 1 to 120 characters after trimming */
+            name: string;
+            /** @description One role per facility (`facility_id` null: every facility); an empty list leaves the person no access */
+            roles: components["schemas"]["RoleGrant"][];
+        };
+        /**
+         * @description The fields to change; `roles` replaces the whole list
+         * @example {
+         *       "roles": [
+         *         {
+         *           "facility_id": 1,
+         *           "role": "front_desk"
+         *         }
+         *       ]
+         *     }
+         */
+        StaffUpdate: {
+            /** @description 1 to 120 characters after trimming */
+            name?: string;
+            /** @description One role per facility (`facility_id` null: every facility); an empty list leaves the person no access */
+            roles?: components["schemas"]["RoleGrant"][];
+            /**
+             * @description `disabled` ends their sessions at once; `active` lets them sign in again
+             * @enum {string}
+             */
+            state?: "active" | "disabled";
+        };
+        /**
+         * @description One page of staff, ordered by id
+         * @example {
+         *       "staff": [
+         *         {
+         *           "id": 4,
+         *           "email": "dana.reyes@riverside.example",
+         *           "name": "Dana Reyes",
+         *           "state": "active",
+         *           "roles": [
+         *             {
+         *               "facility_id": 1,
+         *               "role": "manager"
+         *             }
+         *           ],
+         *           "has_password": true,
+         *           "last_sign_in_at": "2026-03-09T08:02:11.510Z",
+         *           "created_at": "2026-03-02T09:15:04.118Z",
+         *           "updated_at": "2026-03-03T10:00:00.000Z"
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        StaffPage: {
+            staff: components["schemas"]["StaffUser"][];
+            /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
+            next_cursor: string | null;
+        };
+        /**
+         * @description A key for integrations
+         * @example {
+         *       "id": 3,
+         *       "name": "door controller",
+         *       "role": "front_desk",
+         *       "facility_ids": [
+         *         1
+         *       ],
+         *       "created_at": "2026-03-02T09:15:04.118Z",
+         *       "revoked_at": null
+         *     }
+         */
+        ApiKey: {
+            id: number;
+            name: string;
+            role: components["schemas"]["Role"];
+            /** @description The facilities the key may reach; null for every facility */
             facility_ids: number[] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            revoked_at: string | null;
+            /** @description The key itself: only in the answer that created it, never again */
+            secret?: string;
+        };
+        /**
+         * @example {
+         *       "name": "door controller",
+         *       "role": "front_desk",
+         *       "facility_ids": [
+         *         1
+         *       ]
+         *     }
+         */
+        ApiKeyCreate: {
+            name: string;
+            role: components["schemas"]["Role"];
+            /** @description The facilities the key may reach; null for every facility */
+            facility_ids: number[] | null;
+        };
+        /**
+         * @description One page of api keys, ordered by id
+         * @example {
+         *       "api_keys": [
+         *         {
+         *           "id": 3,
+         *           "name": "door controller",
+         *           "role": "front_desk",
+         *           "facility_ids": [
+         *             1
+         *           ],
+         *           "created_at": "2026-03-02T09:15:04.118Z",
+         *           "revoked_at": null
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        ApiKeyPage: {
+            api_keys: components["schemas"]["ApiKey"][];
+            /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
+            next_cursor: string | null;
         };
         /**
          * @description What changed: the resource and what happened to it
          * @example member.status_changed
          * @enum {string}
          */
-        EventType: "member.created" | "member.deleted" | "member.freeze_cancelled" | "member.freeze_created" | "member.freeze_updated" | "member.status_changed" | "member.updated" | "plan.created" | "plan.deleted" | "plan.entitlements_changed" | "plan.updated" | "policy.updated" | "webhook_endpoint.disabled";
+        EventType: "facility.created" | "facility.updated" | "member.created" | "member.deleted" | "member.freeze_cancelled" | "member.freeze_created" | "member.freeze_updated" | "member.status_changed" | "member.updated" | "plan.created" | "plan.deleted" | "plan.entitlements_changed" | "plan.updated" | "policy.updated" | "webhook_endpoint.disabled";
         /**
          * @description One committed change: in the feed and, signed, in a webhook delivery
          * @example {
          *       "id": 501,
+         *       "type": "facility.created",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
+         *       "data": {
+         *         "id": 1,
+         *         "name": "Riverside Sports Centre",
+         *         "address": "12 Quay Street, Bristol BS1 4DJ",
+         *         "contact_email": "desk@riverside.example",
+         *         "phone": "+44 117 496 0000",
+         *         "status": "active",
+         *         "archived_at": null,
+         *         "created_at": "2026-03-02T09:15:04.118Z",
+         *         "updated_at": "2026-03-02T09:15:04.118Z"
+         *       }
+         *     }
+         * @example {
+         *       "id": 502,
+         *       "type": "facility.updated",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
+         *       "data": {
+         *         "id": 1,
+         *         "name": "Riverside Sports Centre",
+         *         "address": "12 Quay Street, Bristol BS1 4DJ",
+         *         "contact_email": "desk@riverside.example",
+         *         "phone": null,
+         *         "status": "active",
+         *         "archived_at": null,
+         *         "created_at": "2026-03-02T09:15:04.118Z",
+         *         "updated_at": "2026-03-09T16:42:07.905Z"
+         *       }
+         *     }
+         * @example {
+         *       "id": 503,
          *       "type": "member.created",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "id": 42,
          *         "facility_id": 1,
@@ -1702,10 +2549,15 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 502,
+         *       "id": 504,
          *       "type": "member.deleted",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "id": 42,
          *         "facility_id": 1,
@@ -1732,10 +2584,15 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 503,
+         *       "id": 505,
          *       "type": "member.freeze_cancelled",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "id": 5,
          *         "facility_id": 1,
@@ -1749,10 +2606,15 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 504,
+         *       "id": 506,
          *       "type": "member.freeze_created",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "id": 5,
          *         "facility_id": 1,
@@ -1766,10 +2628,15 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 505,
+         *       "id": 507,
          *       "type": "member.freeze_updated",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "id": 5,
          *         "facility_id": 1,
@@ -1783,10 +2650,15 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 506,
+         *       "id": 508,
          *       "type": "member.status_changed",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "id": 42,
          *         "facility_id": 1,
@@ -1813,10 +2685,15 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 507,
+         *       "id": 509,
          *       "type": "member.updated",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "id": 42,
          *         "facility_id": 1,
@@ -1842,10 +2719,15 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 508,
+         *       "id": 510,
          *       "type": "plan.created",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "id": 7,
          *         "facility_id": 1,
@@ -1866,10 +2748,15 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 509,
+         *       "id": 511,
          *       "type": "plan.deleted",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "id": 7,
          *         "facility_id": 1,
@@ -1891,10 +2778,15 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 510,
+         *       "id": 512,
          *       "type": "plan.entitlements_changed",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "plan_id": 7,
          *         "entitlements": [
@@ -1914,10 +2806,15 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 511,
+         *       "id": 513,
          *       "type": "plan.updated",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "id": 7,
          *         "facility_id": 1,
@@ -1938,10 +2835,15 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 512,
+         *       "id": 514,
          *       "type": "policy.updated",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "facility_id": 1,
          *         "timezone": "Europe/Berlin",
@@ -1961,10 +2863,15 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 513,
+         *       "id": 515,
          *       "type": "webhook_endpoint.disabled",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
          *       "data": {
          *         "id": 3,
          *         "facility_id": 1,
@@ -1987,6 +2894,8 @@ export interface components {
              * @description ISO 8601 UTC timestamp
              */
             occurred_at: string;
+            /** @description Who made the change; null for events from before actors were recorded */
+            actor: components["schemas"]["Actor"] | null;
             /** @description The resource after the change, as its GET answers it (a member without `allowed_transitions`). `*.deleted` adds `hard_deleted` (a hard delete carries the resource as it last was); `member.status_changed` adds `previous_status`; `plan.entitlements_changed` is `{plan_id, entitlements}` with the whole set after the change. */
             data: {
                 [key: string]: unknown;
@@ -2001,6 +2910,11 @@ export interface components {
          *           "type": "member.status_changed",
          *           "facility_id": 1,
          *           "occurred_at": "2026-03-09T16:42:07.905Z",
+         *           "actor": {
+         *             "type": "api_key",
+         *             "id": 3,
+         *             "name": "front desk"
+         *           },
          *           "data": {
          *             "id": 42,
          *             "facility_id": 1,
@@ -2270,7 +3184,7 @@ export interface components {
          * @example member
          * @enum {string}
          */
-        AuditResourceType: "plan" | "entitlements" | "member" | "freeze" | "policy" | "webhook_endpoint" | "webhook_delivery" | "api_key";
+        AuditResourceType: "facility" | "plan" | "entitlements" | "member" | "freeze" | "policy" | "staff_user" | "webhook_endpoint" | "webhook_delivery" | "api_key";
         /**
          * @description RFC 9457 problem details, for every error but 400 (see ValidationProblem)
          * @example {
@@ -2300,7 +3214,7 @@ export interface components {
              * @description What went wrong; branch on it
              * @enum {string}
              */
-            code: "unauthenticated" | "forbidden" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "import_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "import_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "webhook_endpoint_limit" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+            code: "unauthenticated" | "cross_site_request" | "forbidden" | "api_key_not_found" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "import_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "staff_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "facility_name_conflict" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "import_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "staff_email_conflict" | "staff_state_conflict" | "webhook_endpoint_limit" | "link_not_usable" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         };
         /**
          * @description The problem of a 400 answer: the request is not valid, or its body is not JSON
@@ -2364,6 +3278,10 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type Facility = components['schemas']['Facility'];
+export type FacilityCreate = components['schemas']['FacilityCreate'];
+export type FacilityUpdate = components['schemas']['FacilityUpdate'];
+export type FacilityPage = components['schemas']['FacilityPage'];
 export type Plan = components['schemas']['Plan'];
 export type PlanCreate = components['schemas']['PlanCreate'];
 export type PlanUpdate = components['schemas']['PlanUpdate'];
@@ -2393,7 +3311,22 @@ export type Policy = components['schemas']['Policy'];
 export type PolicyUpdate = components['schemas']['PolicyUpdate'];
 export type AuditEvent = components['schemas']['AuditEvent'];
 export type AuditEventPage = components['schemas']['AuditEventPage'];
+export type Actor = components['schemas']['Actor'];
+export type Role = components['schemas']['Role'];
+export type Permission = components['schemas']['Permission'];
 export type Session = components['schemas']['Session'];
+export type SignIn = components['schemas']['SignIn'];
+export type LinkSignIn = components['schemas']['LinkSignIn'];
+export type SignInOptions = components['schemas']['SignInOptions'];
+export type RoleGrant = components['schemas']['RoleGrant'];
+export type StaffLink = components['schemas']['StaffLink'];
+export type StaffUser = components['schemas']['StaffUser'];
+export type StaffInvite = components['schemas']['StaffInvite'];
+export type StaffUpdate = components['schemas']['StaffUpdate'];
+export type StaffPage = components['schemas']['StaffPage'];
+export type ApiKey = components['schemas']['ApiKey'];
+export type ApiKeyCreate = components['schemas']['ApiKeyCreate'];
+export type ApiKeyPage = components['schemas']['ApiKeyPage'];
 export type EventType = components['schemas']['EventType'];
 export type Event = components['schemas']['Event'];
 export type EventPage = components['schemas']['EventPage'];
@@ -2533,6 +3466,564 @@ export interface operations {
                      *       "request_id": "4e8486049265b344-2v"
                      *     }
                      */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listFacilities: {
+        parameters: {
+            query?: {
+                /** @description Which facilities: `active` by default */
+                status?: "active" | "archived" | "all";
+                /** @description Most items in the page. A page holds fewer when its items reach the byte budget for one page (PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items. */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of facilities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "facilities": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Riverside Sports Centre",
+                     *           "address": "12 Quay Street, Bristol BS1 4DJ",
+                     *           "contact_email": "desk@riverside.example",
+                     *           "phone": "+44 117 496 0000",
+                     *           "status": "active",
+                     *           "archived_at": null,
+                     *           "created_at": "2026-03-02T09:15:04.118Z",
+                     *           "updated_at": "2026-03-02T09:15:04.118Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FacilityPage"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createFacility: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried create safe: the same key and body within 24 hours replays the first answer */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Riverside Sports Centre",
+                 *       "address": "12 Quay Street, Bristol BS1 4DJ",
+                 *       "contact_email": "desk@riverside.example",
+                 *       "timezone": "Europe/London",
+                 *       "currency": "GBP"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FacilityCreate"];
+            };
+        };
+        responses: {
+            /** @description The created facility */
+            201: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
+                    /** @description URL of the created resource */
+                    location?: string;
+                    /** @description "true" when this is the stored answer to a retried Idempotency-Key */
+                    "idempotent-replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Riverside Sports Centre",
+                     *       "address": "12 Quay Street, Bristol BS1 4DJ",
+                     *       "contact_email": "desk@riverside.example",
+                     *       "phone": "+44 117 496 0000",
+                     *       "status": "active",
+                     *       "archived_at": null,
+                     *       "created_at": "2026-03-02T09:15:04.118Z",
+                     *       "updated_at": "2026-03-02T09:15:04.118Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Facility"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `facility_name_conflict`, `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With idempotency_in_progress: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFacility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The facility */
+            200: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Riverside Sports Centre",
+                     *       "address": "12 Quay Street, Bristol BS1 4DJ",
+                     *       "contact_email": "desk@riverside.example",
+                     *       "phone": "+44 117 496 0000",
+                     *       "status": "active",
+                     *       "archived_at": null,
+                     *       "created_at": "2026-03-02T09:15:04.118Z",
+                     *       "updated_at": "2026-03-02T09:15:04.118Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Facility"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateFacility: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag from a previous read; * matches any */
+                "if-match"?: string;
+            };
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone": "+44 117 496 0000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FacilityUpdate"];
+            };
+        };
+        responses: {
+            /** @description The facility as changed */
+            200: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Riverside Sports Centre",
+                     *       "address": "12 Quay Street, Bristol BS1 4DJ",
+                     *       "contact_email": "desk@riverside.example",
+                     *       "phone": "+44 117 496 0000",
+                     *       "status": "active",
+                     *       "archived_at": null,
+                     *       "created_at": "2026-03-02T09:15:04.118Z",
+                     *       "updated_at": "2026-03-02T09:15:04.118Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Facility"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `facility_name_conflict` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `precondition_failed` */
+            412: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -6129,6 +7620,11 @@ export interface operations {
                      *           "action": "update",
                      *           "api_key_id": 3,
                      *           "api_key_name": "front desk",
+                     *           "actor": {
+                     *             "type": "api_key",
+                     *             "id": 3,
+                     *             "name": "front desk"
+                     *           },
                      *           "changes": {
                      *             "status": {
                      *               "before": "active",
@@ -6242,11 +7738,32 @@ export interface operations {
                     /**
                      * @example {
                      *       "auth_mode": "api-key",
+                     *       "actor": {
+                     *         "type": "api_key",
+                     *         "id": 3,
+                     *         "name": "front desk"
+                     *       },
                      *       "key_name": "front desk",
                      *       "role": "viewer",
                      *       "facility_ids": [
                      *         1,
                      *         4
+                     *       ],
+                     *       "roles": [
+                     *         {
+                     *           "facility_id": 1,
+                     *           "role": "viewer",
+                     *           "permissions": [
+                     *             "read"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "facility_id": 4,
+                     *           "role": "viewer",
+                     *           "permissions": [
+                     *             "read"
+                     *           ]
+                     *         }
                      *       ]
                      *     }
                      */
@@ -6279,6 +7796,1798 @@ export interface operations {
             };
             /** @description Problem; `code` is `forbidden` */
             403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "dana.reyes@riverside.example",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SignIn"];
+            };
+        };
+        responses: {
+            /** @description Signed in: the session cookie is set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "auth_mode": "api-key",
+                     *       "actor": {
+                     *         "type": "api_key",
+                     *         "id": 3,
+                     *         "name": "front desk"
+                     *       },
+                     *       "key_name": "front desk",
+                     *       "role": "viewer",
+                     *       "facility_ids": [
+                     *         1,
+                     *         4
+                     *       ],
+                     *       "roles": [
+                     *         {
+                     *           "facility_id": 1,
+                     *           "role": "viewer",
+                     *           "permissions": [
+                     *             "read"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "facility_id": 4,
+                     *           "role": "viewer",
+                     *           "permissions": [
+                     *             "read"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `rate_limited`, `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signInWithLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "k3JH…",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LinkSignIn"];
+            };
+        };
+        responses: {
+            /** @description Signed in: the session cookie is set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "auth_mode": "api-key",
+                     *       "actor": {
+                     *         "type": "api_key",
+                     *         "id": 3,
+                     *         "name": "front desk"
+                     *       },
+                     *       "key_name": "front desk",
+                     *       "role": "viewer",
+                     *       "facility_ids": [
+                     *         1,
+                     *         4
+                     *       ],
+                     *       "roles": [
+                     *         {
+                     *           "facility_id": 1,
+                     *           "role": "viewer",
+                     *           "permissions": [
+                     *             "read"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "facility_id": 4,
+                     *           "role": "viewer",
+                     *           "permissions": [
+                     *             "read"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `staff_email_conflict` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `link_not_usable` */
+            410: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signOutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ways to sign in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "password": true,
+                     *       "oidc": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignInOptions"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listStaff: {
+        parameters: {
+            query?: {
+                state?: "invited" | "active" | "disabled";
+                facility_id?: number;
+                /** @description Most items in the page. A page holds fewer when its items reach the byte budget for one page (PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items. */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of staff users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "staff": [
+                     *         {
+                     *           "id": 4,
+                     *           "email": "dana.reyes@riverside.example",
+                     *           "name": "Dana Reyes",
+                     *           "state": "active",
+                     *           "roles": [
+                     *             {
+                     *               "facility_id": 1,
+                     *               "role": "manager"
+                     *             }
+                     *           ],
+                     *           "has_password": true,
+                     *           "last_sign_in_at": "2026-03-09T08:02:11.510Z",
+                     *           "created_at": "2026-03-02T09:15:04.118Z",
+                     *           "updated_at": "2026-03-03T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StaffPage"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    inviteStaff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "dana.reyes@riverside.example",
+                 *       "name": "Dana Reyes",
+                 *       "roles": [
+                 *         {
+                 *           "facility_id": 1,
+                 *           "role": "manager"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["StaffInvite"];
+            };
+        };
+        responses: {
+            /** @description The invited person, with the invitation */
+            201: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
+                    /** @description URL of the created resource */
+                    location?: string;
+                    /** @description "true" when this is the stored answer to a retried Idempotency-Key */
+                    "idempotent-replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "email": "dana.reyes@riverside.example",
+                     *       "name": "Dana Reyes",
+                     *       "state": "active",
+                     *       "roles": [
+                     *         {
+                     *           "facility_id": 1,
+                     *           "role": "manager"
+                     *         }
+                     *       ],
+                     *       "has_password": true,
+                     *       "last_sign_in_at": "2026-03-09T08:02:11.510Z",
+                     *       "created_at": "2026-03-02T09:15:04.118Z",
+                     *       "updated_at": "2026-03-03T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StaffUser"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `staff_email_conflict` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStaff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                staff_user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The staff user */
+            200: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "email": "dana.reyes@riverside.example",
+                     *       "name": "Dana Reyes",
+                     *       "state": "active",
+                     *       "roles": [
+                     *         {
+                     *           "facility_id": 1,
+                     *           "role": "manager"
+                     *         }
+                     *       ],
+                     *       "has_password": true,
+                     *       "last_sign_in_at": "2026-03-09T08:02:11.510Z",
+                     *       "created_at": "2026-03-02T09:15:04.118Z",
+                     *       "updated_at": "2026-03-03T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StaffUser"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `staff_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateStaff: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag from a previous read; * matches any */
+                "if-match"?: string;
+            };
+            path: {
+                staff_user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "roles": [
+                 *         {
+                 *           "facility_id": 1,
+                 *           "role": "front_desk"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["StaffUpdate"];
+            };
+        };
+        responses: {
+            /** @description The staff user as changed */
+            200: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "email": "dana.reyes@riverside.example",
+                     *       "name": "Dana Reyes",
+                     *       "state": "active",
+                     *       "roles": [
+                     *         {
+                     *           "facility_id": 1,
+                     *           "role": "manager"
+                     *         }
+                     *       ],
+                     *       "has_password": true,
+                     *       "last_sign_in_at": "2026-03-09T08:02:11.510Z",
+                     *       "created_at": "2026-03-02T09:15:04.118Z",
+                     *       "updated_at": "2026-03-03T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StaffUser"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `staff_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resendStaffInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                staff_user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person, with the link */
+            200: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "email": "dana.reyes@riverside.example",
+                     *       "name": "Dana Reyes",
+                     *       "state": "active",
+                     *       "roles": [
+                     *         {
+                     *           "facility_id": 1,
+                     *           "role": "manager"
+                     *         }
+                     *       ],
+                     *       "has_password": true,
+                     *       "last_sign_in_at": "2026-03-09T08:02:11.510Z",
+                     *       "created_at": "2026-03-02T09:15:04.118Z",
+                     *       "updated_at": "2026-03-03T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StaffUser"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `staff_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `staff_state_conflict` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendStaffPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                staff_user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person, with the link */
+            200: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "email": "dana.reyes@riverside.example",
+                     *       "name": "Dana Reyes",
+                     *       "state": "active",
+                     *       "roles": [
+                     *         {
+                     *           "facility_id": 1,
+                     *           "role": "manager"
+                     *         }
+                     *       ],
+                     *       "has_password": true,
+                     *       "last_sign_in_at": "2026-03-09T08:02:11.510Z",
+                     *       "created_at": "2026-03-02T09:15:04.118Z",
+                     *       "updated_at": "2026-03-03T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StaffUser"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `staff_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `staff_state_conflict` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Most items in the page. A page holds fewer when its items reach the byte budget for one page (PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items. */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "api_keys": [
+                     *         {
+                     *           "id": 3,
+                     *           "name": "door controller",
+                     *           "role": "front_desk",
+                     *           "facility_ids": [
+                     *             1
+                     *           ],
+                     *           "created_at": "2026-03-02T09:15:04.118Z",
+                     *           "revoked_at": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyPage"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "door controller",
+                 *       "role": "front_desk",
+                 *       "facility_ids": [
+                 *         1
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret */
+            201: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Strong ETag of this representation; send it as If-Match to write only if unchanged */
+                    etag?: string;
+                    /** @description URL of the created resource */
+                    location?: string;
+                    /** @description "true" when this is the stored answer to a retried Idempotency-Key */
+                    "idempotent-replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "name": "door controller",
+                     *       "role": "front_desk",
+                     *       "facility_ids": [
+                     *         1
+                     *       ],
+                     *       "created_at": "2026-03-02T09:15:04.118Z",
+                     *       "revoked_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                api_key_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `api_key_not_found` */
+            404: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
                     "x-request-id"?: string;
@@ -6358,6 +9667,11 @@ export interface operations {
                      *           "type": "member.status_changed",
                      *           "facility_id": 1,
                      *           "occurred_at": "2026-03-09T16:42:07.905Z",
+                     *           "actor": {
+                     *             "type": "api_key",
+                     *             "id": 3,
+                     *             "name": "front desk"
+                     *           },
                      *           "data": {
                      *             "id": 42,
                      *             "facility_id": 1,
@@ -7666,9 +10980,13 @@ export const pathsReadyzGetResponses200ContentApplicationJsonDatabaseValues: Rea
 export const pathsReadyzGetResponses200ContentApplicationJsonMigrationsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["200"]["content"]["application/json"]["migrations"]> = ["ok"];
 export const pathsReadyzGetResponses200ContentApplicationJsonRedisAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["200"]["content"]["application/json"]["redis"]> = ["ok"];
 export const pathsReadyzGetResponses200ContentApplicationJsonRedisAnyOf1Values: ReadonlyArray<FlattenedDeepRequired<paths>["/readyz"]["get"]["responses"]["200"]["content"]["application/json"]["redis"]> = ["unavailable"];
+export const pathsAdminFacilitiesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/facilities"]["get"]["parameters"]["query"]["status"]> = ["active", "archived", "all"];
 export const pathsAdminFacilitiesFacility_idMembersImportPostParametersQueryMatch_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/facilities/{facility_id}/members/import"]["post"]["parameters"]["query"]["match_by"]> = ["external_id", "email", "none"];
 export const pathsAdminFacilitiesFacility_idMembersImportPostParametersQueryOn_errorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/facilities/{facility_id}/members/import"]["post"]["parameters"]["query"]["on_error"]> = ["abort", "skip"];
 export const pathsAdminFacilitiesFacility_idAuditEventsGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/facilities/{facility_id}/audit-events"]["get"]["parameters"]["query"]["action"]> = ["create", "update", "delete", "restore", "hard_delete"];
+export const pathsAdminStaffGetParametersQueryStateValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/staff"]["get"]["parameters"]["query"]["state"]> = ["invited", "active", "disabled"];
+export const facilityStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Facility"]["status"]> = ["active", "archived"];
+export const facilityUpdateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FacilityUpdate"]["status"]> = ["active", "archived"];
 export const billingPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BillingPeriod"]> = ["one_time", "weekly", "monthly", "quarterly", "yearly"];
 export const memberCreateStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberCreate"]["status"]> = ["pending", "active"];
 export const memberStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberStatus"]> = ["pending", "active", "frozen", "suspended", "cancelled", "removed"];
@@ -7679,11 +10997,15 @@ export const memberImportMatch_byValues: ReadonlyArray<FlattenedDeepRequired<com
 export const memberImportOn_errorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["on_error"]> = ["abort", "skip"];
 export const memberImportProgressPhaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["progress"]["phase"]> = ["checking", "writing", "undoing"];
 export const auditEventActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEvent"]["action"]> = ["create", "update", "delete", "restore", "hard_delete"];
+export const actorTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Actor"]["type"]> = ["api_key", "staff_user", "service"];
+export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["admin", "owner", "manager", "front_desk", "viewer"];
+export const permissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Permission"]> = ["account", "read", "members.write", "members.delete", "members.import", "plans.write", "policy.write", "webhooks", "staff", "api_keys", "facilities.write"];
 export const sessionAuth_modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Session"]["auth_mode"]> = ["api-key", "none"];
-export const sessionRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Session"]["role"]> = ["admin", "viewer"];
-export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["member.created", "member.deleted", "member.freeze_cancelled", "member.freeze_created", "member.freeze_updated", "member.status_changed", "member.updated", "plan.created", "plan.deleted", "plan.entitlements_changed", "plan.updated", "policy.updated", "webhook_endpoint.disabled"];
+export const staffUserStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StaffUser"]["state"]> = ["invited", "active", "disabled"];
+export const staffUpdateStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StaffUpdate"]["state"]> = ["active", "disabled"];
+export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["facility.created", "facility.updated", "member.created", "member.deleted", "member.freeze_cancelled", "member.freeze_created", "member.freeze_updated", "member.status_changed", "member.updated", "plan.created", "plan.deleted", "plan.entitlements_changed", "plan.updated", "policy.updated", "webhook_endpoint.disabled"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["status"]> = ["pending", "succeeded", "failed"];
-export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["plan", "entitlements", "member", "freeze", "policy", "webhook_endpoint", "webhook_delivery", "api_key"];
-export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["unauthenticated", "forbidden", "delivery_not_found", "entitlement_not_found", "freeze_not_found", "import_not_found", "member_not_found", "not_found", "plan_not_found", "webhook_endpoint_not_found", "method_not_allowed", "request_timeout", "freeze_not_allowed", "freeze_overlap", "idempotency_in_progress", "import_in_progress", "invalid_status_transition", "member_email_conflict", "member_external_id_conflict", "plan_archived", "plan_full", "plan_in_use", "plan_name_conflict", "webhook_endpoint_limit", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "freeze_limit_exceeded", "idempotency_key_reused", "invalid_plan", "invalid_template", "invalid_webhook_url", "member_too_young", "waiver_required", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"];
+export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["facility", "plan", "entitlements", "member", "freeze", "policy", "staff_user", "webhook_endpoint", "webhook_delivery", "api_key"];
+export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["unauthenticated", "cross_site_request", "forbidden", "api_key_not_found", "delivery_not_found", "entitlement_not_found", "freeze_not_found", "import_not_found", "member_not_found", "not_found", "plan_not_found", "staff_not_found", "webhook_endpoint_not_found", "method_not_allowed", "request_timeout", "facility_name_conflict", "freeze_not_allowed", "freeze_overlap", "idempotency_in_progress", "import_in_progress", "invalid_status_transition", "member_email_conflict", "member_external_id_conflict", "plan_archived", "plan_full", "plan_in_use", "plan_name_conflict", "staff_email_conflict", "staff_state_conflict", "webhook_endpoint_limit", "link_not_usable", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "freeze_limit_exceeded", "idempotency_key_reused", "invalid_plan", "invalid_template", "invalid_webhook_url", "member_too_young", "waiver_required", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"];
 export const validationProblemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ValidationProblem"]["code"]> = ["invalid_csv", "malformed_json", "validation_error"];
 export const fieldErrorLocationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldError"]["location"]> = ["body", "query", "path", "header"];

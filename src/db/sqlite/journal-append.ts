@@ -1,7 +1,12 @@
 import type { CompiledQuery } from 'kysely';
 import { compileOnce } from '../engine/compile-once.js';
 import type { Executor } from '../engine/executor.js';
-import type { AuditEntryValues, EventValues, JournalRows } from '../engine/journal-rows.js';
+import {
+  type AuditEntryValues,
+  type EventValues,
+  type JournalRows,
+  writtenFacilities,
+} from '../engine/journal-rows.js';
 
 const insertAuditEntry = compileOnce<AuditEntryValues, never>((db, param) =>
   db.insertInto('audit_events').values({
@@ -14,7 +19,15 @@ const insertAuditEntry = compileOnce<AuditEntryValues, never>((db, param) =>
     changes: param('changes'),
     request_id: param('request_id'),
     occurred_at: param('occurred_at'),
+    staff_user_id: param('staff_user_id'),
   }),
+);
+
+const insertFacility = compileOnce<{ id: number; at: string }, never>((db, param) =>
+  db
+    .insertInto('facilities')
+    .values({ id: param('id'), created_at: param('at'), updated_at: param('at') })
+    .onConflict((conflict) => conflict.column('id').doNothing()),
 );
 
 const insertEvent = compileOnce<EventValues, never>((db, param) =>
@@ -24,6 +37,7 @@ const insertEvent = compileOnce<EventValues, never>((db, param) =>
     resource: param('resource'),
     occurred_at: param('occurred_at'),
     data: param('data'),
+    actor: param('actor'),
   }),
 );
 
@@ -38,4 +52,7 @@ export async function appendJournalRowByRow(
 ): Promise<void> {
   for (const entry of rows.audit) await runNow(trx, insertAuditEntry(trx, entry));
   for (const event of rows.events) await runNow(trx, insertEvent(trx, event));
+  const at = rows.audit[0]?.occurred_at;
+  if (at === undefined) return;
+  for (const id of writtenFacilities(rows)) await runNow(trx, insertFacility(trx, { id, at }));
 }

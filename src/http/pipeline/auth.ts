@@ -1,12 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { AppError } from '../../core/errors.js';
-import type { Principal } from '../../core/principal.js';
+import { type Principal, servicePrincipal } from '../../core/principal.js';
+import { grantsAllow, PERMISSION_DESCRIPTIONS } from '../../core/roles.js';
 import type { KeyVerifier } from '../../infrastructure/api-keys/api-key.service.js';
 import { MAX_ID } from '../vocabulary/schemas.js';
 import { watchKeys } from './key-watch.js';
+import { isSameOrigin, sessionSecretOf } from './session-cookie.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** After this process revoked a key: no key verified before is trusted from memory (KeyVerifier.forget). */
+    forgetVerifiedKeys(): void;
+  }
   interface FastifyRequest {
     principal: Principal;
     /**
@@ -20,8 +26,20 @@ declare module 'fastify' {
   }
 }
 
-const EVERYONE: Principal = { keyId: null, keyName: 'AUTH_MODE=none', role: 'admin', facilityIds: 'all' };
+const EVERYONE: Principal = servicePrincipal('AUTH_MODE=none');
 const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/** Verifies a console session's cookie (src/modules/session/): its principal, or undefined when it ended. */
+export interface SessionVerifier {
+  principalFor(secret: string): Promise<Principal | undefined>;
+}
+
+const crossSite = () =>
+  new AppError(
+    'cross_site_request',
+    'A request signed in by the session cookie that changes something must come from the console itself ' +
+      '(Origin or Sec-Fetch-Site); integrations send an API key instead',
+  );
 
 const unauthenticated = () =>
   new AppError('unauthenticated', 'Send a valid API key as "Authorization: Bearer <key>"', {
@@ -39,10 +57,18 @@ const unauthenticated = () =>
  * served; anything else is that 429, and only such a key is even looked up
  * (docs/security.md, "Failed authentications").
  */
-export function registerAuthentication(app: FastifyInstance, config: Config, keys: KeyVerifier): void {
+export function registerAuthentication(
+  app: FastifyInstance,
+  config: Config,
+  keys: KeyVerifier,
+  sessions?: SessionVerifier,
+): void {
   app.decorateRequest('principal', null as unknown as Principal);
+  app.decorate('forgetVerifiedKeys', () => keys.forget());
   registerKeyRechecks(app, config, keys);
   app.addHook('onRequest', (request, _reply, done) => {
+    // Sign-in itself: open, but not past the failed-authentication limit.
+    if (request.routeOptions.config.public) return done(request.authFailureRefusal);
     if (config.authMode === 'none') {
       request.principal = EVERYONE;
       return done();
@@ -61,6 +87,13 @@ export function registerAuthentication(app: FastifyInstance, config: Config, key
       done();
     };
     const secret = bearerToken(request);
+    const cookie = secret === undefined && sessions ? sessionSecretOf(request) : undefined;
+    if (cookie !== undefined && sessions) {
+      // The browser sends the cookie whoever made the request: a change must come from the console itself.
+      if (!READ_METHODS.has(request.method) && !isSameOrigin(request)) return done(crossSite());
+      sessions.principalFor(cookie).then(admit, done);
+      return;
+    }
     // Past the limit, anything but a key of this service is refused before it costs a hash.
     if (refusal && (secret === undefined || !keys.isServiceKey(secret))) return done(refusal);
     const principal = secret === undefined ? undefined : keys.principalFor(secret);
@@ -93,17 +126,32 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/**
+ * The facility first (a caller with no role there learns nothing more),
+ * then the route's permission (src/http/permissions.ts) against the
+ * caller's roles there, or anywhere for a path that names no facility.
+ */
 function authorize(request: FastifyRequest, principal: Principal): void {
-  if (principal.role !== 'admin' && !READ_METHODS.has(request.method)) {
-    throw new AppError('forbidden', 'This API key may only read');
-  }
+  const caller = principal.staffUserId === null ? 'This API key' : 'You';
   const facility = (request.params as { facility_id?: string }).facility_id;
-  if (facility === undefined || principal.facilityIds === 'all') return;
-  const facilityId = facilityIdOf(facility);
-  // Not a facility id: validation answers 400, and the route is never reached.
-  if (facilityId === undefined) return;
-  if (!principal.facilityIds.includes(facilityId)) {
-    throw new AppError('forbidden', `This API key has no access to facility ${facilityId}`);
+  const facilityId = facility === undefined ? undefined : facilityIdOf(facility);
+  // Not a facility id: validation answers 400 unless no role anywhere has the permission (below).
+  if (
+    facilityId !== undefined &&
+    principal.facilityIds !== 'all' &&
+    !principal.facilityIds.includes(facilityId)
+  ) {
+    throw new AppError(
+      'forbidden',
+      `${caller} ${principal.staffUserId === null ? 'has' : 'have'} no access to facility ${facilityId}`,
+    );
+  }
+  const permission = request.routeOptions.config.permission ?? 'read';
+  if (!grantsAllow(principal.grants, permission, facilityId)) {
+    throw new AppError(
+      'forbidden',
+      `${caller} may not ${PERMISSION_DESCRIPTIONS[permission]}${facilityId === undefined ? '' : ` in facility ${facilityId}`}`,
+    );
   }
 }
 

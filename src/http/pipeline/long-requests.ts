@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
+import { callerKeyOf } from '../../core/principal.js';
 
 /**
  * Requests that wait (long polls of the feed) hold their connection the whole
@@ -80,7 +81,7 @@ export function longRequestSlots(settings: {
 
 /** The API key, or the client address when authentication is off (as the rate limit counts). */
 function holderOf(request: FastifyRequest): string {
-  return request.principal?.keyId == null ? `ip:${request.ip}` : `key:${request.principal.keyId}`;
+  return (request.principal && callerKeyOf(request.principal)) ?? `ip:${request.ip}`;
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import type { Config } from '../../config.js';
+import { rolesWith } from '../../core/roles.js';
 import { packageName, packageVersion } from '../../package-info.js';
+import { permissionOfOperation } from './permissions.js';
 
 const TITLE = `${packageName} API`;
 
@@ -54,13 +56,16 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
       security: [{ bearerAuth: [] }],
       servers: [{ url: '/', description: 'This service (paths include BASE_PATH when one is set)' }],
       tags: [
+        { name: 'facilities', description: 'Facilities by name (every positive id is a facility)' },
         { name: 'plans', description: 'Membership plans of a facility' },
         { name: 'templates', description: 'Read-only plan templates' },
         { name: 'entitlements', description: 'Entitlements of a plan' },
         { name: 'members', description: 'Members of a facility' },
         { name: 'freezes', description: "Dated freezes of a member's membership" },
         { name: 'policy', description: 'The policy of a facility' },
-        { name: 'session', description: 'The caller: what its API key may do' },
+        { name: 'session', description: 'The caller, signing in and out' },
+        { name: 'staff', description: 'People who work at the facilities (owners manage them)' },
+        { name: 'api-keys', description: 'Keys for integrations (owners manage them)' },
         { name: 'audit', description: 'The audit trail of a facility (read-only)' },
         { name: 'events', description: 'The change feed of a facility: one event per committed change' },
         {
@@ -75,7 +80,7 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
     },
     transformObject: (document) =>
-      withBodyExamples((document as { openapiObject: OpenApiDocument }).openapiObject) as object,
+      withRoles(withBodyExamples((document as { openapiObject: OpenApiDocument }).openapiObject)) as object,
   };
 }
 
@@ -145,6 +150,19 @@ function withBodyExamples(document: OpenApiDocument): OpenApiDocument {
           media.example = example;
         }
       }
+    }
+  }
+  return document;
+}
+
+/** Each operation names its permission and the roles that have it (x-permission, x-roles): the one table, machine-readable. */
+function withRoles(document: OpenApiDocument): OpenApiDocument {
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations) as Record<string, unknown>[]) {
+      const permission = permissionOfOperation(String(operation.operationId));
+      if (permission === undefined) continue;
+      operation['x-permission'] = permission;
+      operation['x-roles'] = rolesWith(permission);
     }
   }
   return document;

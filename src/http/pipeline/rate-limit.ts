@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { AppError } from '../../core/errors.js';
+import { callerKeyOf } from '../../core/principal.js';
 import { localCounter } from './rate-limit-counter.js';
 import type { SharedCounter } from './rate-limit-redis.js';
 
@@ -59,5 +60,5 @@ export function registerRateLimit(
 }
 
 function keyOf(request: FastifyRequest): string {
-  return request.principal?.keyId == null ? `ip:${request.ip}` : `key:${request.principal.keyId}`;
+  return (request.principal && callerKeyOf(request.principal)) ?? `ip:${request.ip}`;
 }

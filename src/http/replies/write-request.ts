@@ -31,7 +31,7 @@ export function writeContextOf<T extends { id: number; updated_at: string }>(
   const ifMatch = request.headers['if-match'];
   const claim = request.idempotency;
   return {
-    actor: request.principal,
+    principal: request.principal,
     requestId: String(request.id),
     now: request.server.now(),
     ifMatch: ifMatch || undefined,

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { openCommandDatabase } from '../../cli-database.js';
 import { loadConfig } from '../../config.js';
+import { KEY_ROLES, type Role } from '../../core/roles.js';
 import type { Db } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { listApiKeys } from './api-key.repository.js';
@@ -44,8 +45,11 @@ export function registerKeyCommands(program: Command): void {
     .option('--all-facilities', 'the key may access every facility')
     .option('--create', 'create the SQLite database when it does not exist yet (before the first start)')
     .addOption(
-      new Option('--role <role>', 'admin reads and writes; viewer only reads')
-        .choices(['admin', 'viewer'])
+      new Option(
+        '--role <role>',
+        'admin or owner: everything; manager: plans, members, policy, imports; front_desk: members and freezes; viewer: reads only (docs/security.md)',
+      )
+        .choices([...KEY_ROLES])
         .default('admin'),
     )
     .action(
@@ -53,7 +57,7 @@ export function registerKeyCommands(program: Command): void {
         name: string;
         facilities?: number[];
         allFacilities?: boolean;
-        role: 'admin' | 'viewer';
+        role: Role;
         create?: boolean;
       }) => {
         if ((options.facilities === undefined) === (options.allFacilities !== true)) {

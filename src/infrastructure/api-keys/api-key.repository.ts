@@ -1,11 +1,12 @@
 import type { Selectable } from 'kysely';
+import type { Role } from '../../core/roles.js';
 import type { Executor } from '../../db/database.js';
 import type { ApiKeysTable } from '../../db/schema.js';
 
 export interface ApiKey {
   id: number;
   name: string;
-  role: 'admin' | 'viewer';
+  role: Role;
   facilityIds: number[] | 'all';
   createdAt: string;
   revokedAt: string | null;
@@ -54,6 +55,17 @@ export async function findApiKeyBySecretHash(db: Executor, secretHash: string) {
 export async function findApiKeyById(db: Executor, id: number): Promise<ApiKey | undefined> {
   const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
   return row && toApiKey(row);
+}
+
+export async function listApiKeyBatch(db: Executor, afterId: number, rows: number): Promise<ApiKey[]> {
+  const found = await db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(rows)
+    .execute();
+  return found.map(toApiKey);
 }
 
 export async function listApiKeys(db: Executor): Promise<ApiKey[]> {

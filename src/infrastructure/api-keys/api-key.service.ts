@@ -1,6 +1,6 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { systemClock } from '../../core/clock.js';
-import type { Principal } from '../../core/principal.js';
+import { keyPrincipal, type Principal } from '../../core/principal.js';
 import { commandLineWriteContext, systemWriteContext, type WriteContext } from '../../core/write-context.js';
 import type { ChangeCounter } from '../../db/change-counter.js';
 import type { Db, Executor } from '../../db/database.js';
@@ -12,6 +12,7 @@ import {
   findApiKeyById,
   findApiKeyBySecretHash,
   insertApiKey,
+  listApiKeyBatch,
   revokeApiKey,
 } from './api-key.repository.js';
 
@@ -93,6 +94,13 @@ export interface KeyVerifier {
    * verifies its key again when it moves.
    */
   generation(): number | undefined;
+  /**
+   * Forgets every key verified so far: after this process revoked one. A
+   * change of another process or instance is seen by `changes`; one of this
+   * process's own connection is not, on SQLite (data_version moves for other
+   * connections' commits only).
+   */
+  forget(): void;
 }
 
 /**
@@ -129,19 +137,51 @@ export function createKeyVerifier(
       return principal;
     });
   };
-  return { principalFor, isServiceKey: isWellFormedSecret, generation: () => changes.generation() };
+  return {
+    principalFor,
+    isServiceKey: isWellFormedSecret,
+    generation: () => changes.generation(),
+    forget: () => verified.clear(),
+  };
 }
 
-const ADMIN_PRINCIPAL: Principal = { keyId: 0, keyName: 'ADMIN_API_KEY', role: 'admin', facilityIds: 'all' };
+const ADMIN_PRINCIPAL: Principal = keyPrincipal({
+  id: 0,
+  name: 'ADMIN_API_KEY',
+  role: 'admin',
+  facilityIds: 'all',
+});
 
-async function findPrincipal(db: Executor, presentedHash: string, presented: Buffer) {
+async function findPrincipal(
+  db: Executor,
+  presentedHash: string,
+  presented: Buffer,
+): Promise<Principal | undefined> {
   const found = await findApiKeyBySecretHash(db, presentedHash);
   if (!found || !timingSafeEqual(Buffer.from(found.secretHash, 'hex'), presented)) return undefined;
   if (found.key.revokedAt !== null) return undefined;
-  return {
-    keyId: found.key.id,
-    keyName: found.key.name,
-    role: found.key.role,
-    facilityIds: found.key.facilityIds,
-  };
+  return keyPrincipal(found.key);
 }
+
+export async function findApiKey(db: Executor, id: number): Promise<ApiKey | undefined> {
+  return findApiKeyById(db, id);
+}
+
+/** Up to `rows` keys after `afterId` that `keep` keeps, read in batches: a caller may see only some. */
+export async function listApiKeysAfter(
+  db: Executor,
+  afterId: number,
+  rows: number,
+  keep: (key: ApiKey) => boolean,
+): Promise<ApiKey[]> {
+  const kept: ApiKey[] = [];
+  for (let after = afterId; kept.length < rows; ) {
+    const batch = await listApiKeyBatch(db, after, 500);
+    kept.push(...batch.filter(keep));
+    if (batch.length < 500) break;
+    after = batch[batch.length - 1].id;
+  }
+  return kept.slice(0, rows);
+}
+
+export type { ApiKey };

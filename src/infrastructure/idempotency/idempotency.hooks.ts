@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
+import { callerKeyOf } from '../../core/principal.js';
 import type { Executor } from '../../db/database.js';
 import { collectionPathOf } from '../../http/replies/write-request.js';
 import { canonicalJson } from './canonical-json.js';
@@ -131,14 +132,15 @@ export function registerIdempotency(app: FastifyInstance, limits: { maxResponseB
 
   // Only creates (POST) take an Idempotency-Key: other routes carry no hooks for it.
   app.addHook('onRoute', (route) => {
-    if (route.method !== 'POST') return;
+    // Sign-in is no create, and has no caller yet to scope a key to.
+    if (route.method !== 'POST' || (route.config as { public?: boolean } | undefined)?.public) return;
     route.preValidation = [claimKey, ...hooksOf(route.preValidation)];
     route.onSend = [storeAnswer, ...hooksOf(route.onSend)];
   });
 }
 
-const scopeOf = (request: FastifyRequest) =>
-  request.principal.keyId === null ? 'anonymous' : `key:${request.principal.keyId}`;
+/** A key's retries, a person's (never another's), or `anonymous` when authentication is off. */
+const scopeOf = (request: FastifyRequest) => callerKeyOf(request.principal) ?? 'anonymous';
 
 function hooksOf<T>(hooks: T | T[] | undefined): T[] {
   if (hooks === undefined) return [];

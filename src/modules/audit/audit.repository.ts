@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import { actorOfRow } from '../../core/principal.js';
 import type { Executor } from '../../db/database.js';
 import { type PageRead, type RowSizes, readPageRows } from '../../db/page-rows.js';
 import { prepareQuery } from '../../db/prepared-query.js';
@@ -6,7 +7,8 @@ import type { AuditEventsTable } from '../../db/schema.js';
 import type { AuditEvent } from './audit.schemas.js';
 
 function toAuditEvent(row: Row): AuditEvent {
-  return { ...row, changes: JSON.parse(row.changes) } as AuditEvent;
+  const { staff_user_id: _, ...rest } = row;
+  return { ...rest, actor: actorOfRow(row), changes: JSON.parse(row.changes) } as AuditEvent;
 }
 
 /** What an event's JSON holds at least, besides its changes (EVENT_SIZES, and `readWholly` below). */
@@ -25,6 +27,8 @@ const EVENT_SIZES: RowSizes = {
 
 /** The facility id of the entries about the whole service (a key for every facility; api-key.audit.ts). */
 const WHOLE_SERVICE = 0;
+/** What the whole service's entries are about: keys and people with a role for every facility. */
+const WHOLE_SERVICE_TYPES = ['api_key', 'staff_user'];
 
 type Filter = { resourceType?: string; resourceId?: string; action?: string; since?: string };
 type Row = Selectable<AuditEventsTable>;
@@ -58,11 +62,15 @@ export async function listAuditEvents(
   page: PageRead,
 ): Promise<AuditEvent[]> {
   const own = readPageRows(trailQuery(db, facilityId, filter, page), page, EVENT_SIZES);
-  if (filter.resourceType !== undefined && filter.resourceType !== 'api_key')
+  if (filter.resourceType !== undefined && !WHOLE_SERVICE_TYPES.includes(filter.resourceType))
     return (await own).map(toAuditEvent);
   const [ownRows, [first]] = await Promise.all([own, firstWholeServiceEntry(db, { afterId: page.afterId })]);
   if (first === undefined || Number(first.id) > lastKnownId(ownRows, page)) return ownRows.map(toAuditEvent);
-  const serviceQuery = trailQuery(db, WHOLE_SERVICE, filter, page).where('resource_type', '=', 'api_key');
+  const serviceQuery = trailQuery(db, WHOLE_SERVICE, filter, page).where(
+    'resource_type',
+    'in',
+    WHOLE_SERVICE_TYPES,
+  );
   const serviceRows = await readPageRows(serviceQuery, page, EVENT_SIZES);
   return mergeReads(ownRows, serviceRows, page).map(toAuditEvent);
 }

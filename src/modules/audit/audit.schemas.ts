@@ -1,11 +1,13 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
+import { Actor } from '../../http/vocabulary/people-schemas.js';
 import {
   Id,
   ListResponse,
   MAX_ID,
   Nullable,
   PagingQuery,
+  Ref,
   StringEnum,
   Timestamp,
 } from '../../http/vocabulary/schemas.js';
@@ -42,6 +44,7 @@ const auditEventExample = {
   action: 'update',
   api_key_id: 3,
   api_key_name: 'front desk',
+  actor: { type: 'api_key', id: 3, name: 'front desk' },
   changes: {
     status: { before: 'active', after: 'frozen' },
     status_changed_at: { before: '2026-03-02T09:20:11.502Z', after: '2026-03-09T16:42:07.902Z' },
@@ -80,7 +83,10 @@ export const AuditEvent = Type.Object(
         '(api_key_name `system`: the schedule, the first start) and for those made with the `facility-admin` ' +
         'command (api_key_name `cli`)',
     }),
-    api_key_name: Type.String(),
+    api_key_name: Type.String({
+      description: "Who made it: as `actor.name` (the key's name, the person's, `system` or `cli`)",
+    }),
+    actor: Ref(Actor),
     changes: Type.Record(Type.String(), Change, {
       description: 'Changed fields (entitlement keys for entitlements)',
     }),
@@ -95,7 +101,7 @@ export const AuditEvent = Type.Object(
   },
 );
 export type AuditEvent = Static<typeof AuditEvent>;
-export const auditEventRepresentation = representationOf(AuditEvent, [ResourceTypeForm]);
+export const auditEventRepresentation = representationOf(AuditEvent, [ResourceTypeForm, Actor]);
 
 export const AuditEventListQuery = Type.Object(
   {

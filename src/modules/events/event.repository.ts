@@ -21,6 +21,8 @@ export interface EventRow {
   occurred_at: string;
   /** The JSON text of `data`, sent as it is stored. */
   data: string;
+  /** The JSON text of who did it; null for events from before actors were recorded. */
+  actor: string | null;
 }
 
 export interface FeedFilter {
@@ -57,7 +59,7 @@ export async function readFeed(db: Executor, filter: FeedFilter): Promise<EventR
   if (chosen.length === 0) return [];
   const rows = await db
     .selectFrom('events')
-    .select(['id', 'facility_id', 'type', 'resource', 'occurred_at', 'data'])
+    .select(['id', 'facility_id', 'type', 'resource', 'occurred_at', 'data', 'actor'])
     .where(
       'id',
       'in',

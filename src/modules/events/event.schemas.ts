@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { NullableRef } from '../../http/vocabulary/people-schemas.js';
 import { Id, StringEnum, Timestamp } from '../../http/vocabulary/schemas.js';
 import { eventExamples, eventTypes } from '../../journal/event-types.js';
 
@@ -14,6 +15,7 @@ export function eventSchemas() {
     type,
     facility_id: 1,
     occurred_at: '2026-03-09T16:42:07.905Z',
+    actor: { type: 'api_key', id: 3, name: 'front desk' },
     data: examples[type],
   });
   const EventTypeName = StringEnum(eventTypes(), {
@@ -27,6 +29,9 @@ export function eventSchemas() {
       type: Type.Unsafe<string>({ $ref: 'EventType' }),
       facility_id: Id,
       occurred_at: Timestamp,
+      actor: NullableRef('Actor', {
+        description: 'Who made the change; null for events from before actors were recorded',
+      }),
       data: Type.Record(Type.String(), Type.Unknown(), {
         description:
           'The resource after the change, as its GET answers it (a member without `allowed_transitions`). ' +

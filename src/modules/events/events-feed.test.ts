@@ -9,13 +9,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeEachDialect } from '../../../test/harness.js';
+import { servicePrincipal } from '../../core/principal.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Trx } from '../../db/database.js';
 import { inWriteTransaction, journalChange } from '../../journal/journal.js';
 
 const f = (facility: number) => `/admin/facilities/${facility}`;
 const context: WriteContext = {
-  actor: { keyId: null, keyName: 'test', role: 'admin', facilityIds: 'all' },
+  principal: servicePrincipal('test'),
   requestId: 'feed-test',
   now: new Date(),
 };

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertInvalid, describeEachDialect } from '../../../test/harness.js';
-import type { Principal } from '../../core/principal.js';
+import { servicePrincipal } from '../../core/principal.js';
 import { createPlan } from '../plans/plan.service.js';
 
 const f = (facility: number) => `/admin/facilities/${facility}`;
@@ -131,9 +131,8 @@ describeEachDialect('events: one per change', (api) => {
 
   test('a write that rolls back after its event was written leaves no event', async () => {
     const facility = api.newFacility();
-    const actor: Principal = { keyId: null, keyName: 'test', role: 'admin', facilityIds: 'all' };
     const context = {
-      actor,
+      principal: servicePrincipal('test'),
       requestId: 'rollback',
       now: new Date(),
       // Runs inside the transaction, after the plan, its audit entry and its event were written.

@@ -40,6 +40,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/admin/facilities/:facility_id/members',
     {
+      config: { permission: 'members.write' },
       schema: {
         tags: ['members'],
         operationId: 'createMember',
@@ -145,6 +146,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/admin/facilities/:facility_id/members/:member_id',
     {
+      config: { permission: 'members.write' },
       schema: {
         tags: ['members'],
         operationId: 'updateMember',
@@ -197,6 +199,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/admin/facilities/:facility_id/members/:member_id',
     {
+      config: { permission: 'members.delete' },
       schema: {
         tags: ['members'],
         operationId: 'deleteMember',

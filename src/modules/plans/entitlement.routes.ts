@@ -58,6 +58,7 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     COLLECTION,
     {
+      config: { permission: 'plans.write' },
       schema: {
         tags: ['entitlements'],
         operationId: 'replaceEntitlements',
@@ -98,6 +99,7 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     `${COLLECTION}/:key`,
     {
+      config: { permission: 'plans.write' },
       schema: {
         tags: ['entitlements'],
         operationId: 'setEntitlement',
@@ -143,6 +145,7 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     `${COLLECTION}/:key`,
     {
+      config: { permission: 'plans.write' },
       schema: {
         tags: ['entitlements'],
         operationId: 'deleteEntitlement',

@@ -36,6 +36,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/admin/facilities/:facility_id/plans',
     {
+      config: { permission: 'plans.write' },
       schema: {
         tags: ['plans'],
         operationId: 'createPlan',
@@ -130,6 +131,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/admin/facilities/:facility_id/plans/:plan_id',
     {
+      config: { permission: 'plans.write' },
       schema: {
         tags: ['plans'],
         operationId: 'updatePlan',
@@ -166,6 +168,7 @@ export const planRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/admin/facilities/:facility_id/plans/:plan_id',
     {
+      config: { permission: 'plans.write' },
       schema: {
         tags: ['plans'],
         operationId: 'deletePlan',

@@ -32,6 +32,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/admin/facilities/:facility_id/policy',
     {
+      config: { permission: 'policy.write' },
       schema: {
         tags: ['policy'],
         operationId: 'updatePolicy',

@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.js';
 import { etagOf, writeTimeAfter } from '../../core/etag.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
-import { type WriteTarget, writeExisting } from '../../journal/write-path.js';
+import { changeIn, type Write, type WriteTarget, writeExisting } from '../../journal/write-path.js';
 import {
   findPolicyByFacilityId,
   findTimeZones,
@@ -59,26 +59,38 @@ export async function patchPolicy(
   patch: PolicyUpdate,
 ): Promise<Policy> {
   if (patch.timezone !== undefined) assertTimeZoneName(patch.timezone);
-  return writeExisting(
-    db,
-    context,
-    policyTarget(facilityId, context.now),
-    async ({ trx, now, record }, current) => {
-      const changes = changedFields(current, patch);
-      if (!changes) return current;
-      const at = writeTimeAfter(current.updated_at, now.getTime());
-      const updated = await updatePolicy(trx, facilityId, changes, at);
-      record({
-        facilityId,
-        resourceType: 'policy',
-        resourceId: facilityId,
-        action: 'update',
-        before: current,
-        after: updated,
-      });
-      return updated;
-    },
+  return writeExisting(db, context, policyTarget(facilityId, context.now), (write, current) =>
+    changePolicy(write, facilityId, current, patch),
   );
+}
+
+/** Changes a facility's policy inside a write the caller holds: a new facility's time zone and currency. */
+export async function changePolicyIn(write: Write, facilityId: number, patch: PolicyUpdate): Promise<Policy> {
+  if (patch.timezone !== undefined) assertTimeZoneName(patch.timezone);
+  return changeIn(write, policyTarget(facilityId, write.now), (inner, current) =>
+    changePolicy(inner, facilityId, current, patch),
+  );
+}
+
+async function changePolicy(
+  { trx, now, record }: Write,
+  facilityId: number,
+  current: Policy,
+  patch: PolicyUpdate,
+): Promise<Policy> {
+  const changes = changedFields(current, patch);
+  if (!changes) return current;
+  const at = writeTimeAfter(current.updated_at, now.getTime());
+  const updated = await updatePolicy(trx, facilityId, changes, at);
+  record({
+    facilityId,
+    resourceType: 'policy',
+    resourceId: facilityId,
+    action: 'update',
+    before: current,
+    after: updated,
+  });
+  return updated;
 }
 
 /** The facility's policy as a write changes it: created with the defaults when missing, locked. */

@@ -12,6 +12,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRouteOptions> = asy
   app.get(
     '/admin/session',
     {
+      config: { permission: 'account' },
       schema: {
         tags: ['session'],
         operationId: 'getSession',

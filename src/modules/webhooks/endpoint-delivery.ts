@@ -161,5 +161,6 @@ function messageOf(delivery: DueDelivery): string | undefined {
     facility_id: delivery.event_facility_id as number,
     occurred_at: delivery.event_occurred_at as string,
     data: delivery.event_data,
+    actor: delivery.event_actor,
   });
 }

@@ -10,6 +10,7 @@ export interface QueuedEvent {
   resource: string;
   occurred_at: string;
   data: string;
+  actor: string | null;
 }
 
 /**
@@ -72,7 +73,7 @@ export async function eventsAfter(
 ): Promise<QueuedEvent[]> {
   return db
     .selectFrom('events')
-    .select(['id', 'facility_id', 'type', 'resource', 'occurred_at', 'data'])
+    .select(['id', 'facility_id', 'type', 'resource', 'occurred_at', 'data', 'actor'])
     .where('facility_id', '=', facilityId)
     .where('id', '>', cursor)
     .orderBy('id')

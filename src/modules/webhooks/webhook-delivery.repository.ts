@@ -40,6 +40,7 @@ const isFirstOfItsResource = sql<boolean>`not exists (
 export type DueDelivery = DeliveryRow & {
   event_data: string | null;
   event_occurred_at: string | null;
+  event_actor: string | null;
   event_facility_id: number | null;
 };
 
@@ -62,6 +63,7 @@ export async function findDueDeliveries(
     .select([
       'events.data as event_data',
       'events.occurred_at as event_occurred_at',
+      'events.actor as event_actor',
       'events.facility_id as event_facility_id',
     ])
     .where('webhook_deliveries.endpoint_id', '=', endpointId)

@@ -6,7 +6,6 @@ import { sendPage } from '../../http/replies/page-reply.js';
 import { writeContextOf } from '../../http/replies/write-request.js';
 import { problemResponses } from '../../http/vocabulary/responses.js';
 import { PagingQuery, Ref } from '../../http/vocabulary/schemas.js';
-import { adminOnly } from './webhook.routes.js';
 import { DeliveryParams, EndpointParams, WebhookDelivery, WebhookDeliveryPage } from './webhook.schemas.js';
 import { getEndpoint } from './webhook.service.js';
 import { listDeliveries, toDelivery } from './webhook-delivery.repository.js';
@@ -17,11 +16,10 @@ const ONE = '/admin/facilities/:facility_id/webhook-endpoints/:endpoint_id';
 const deliveryRepresentation = representationOf(WebhookDelivery);
 
 export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('preHandler', adminOnly);
-
   app.post(
     `${ONE}/test`,
     {
+      config: { permission: 'webhooks' },
       schema: {
         tags: ['webhooks'],
         operationId: 'testWebhookEndpoint',
@@ -52,6 +50,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     `${ONE}/deliveries`,
     {
+      config: { permission: 'webhooks' },
       schema: {
         tags: ['webhooks'],
         operationId: 'listWebhookDeliveries',
@@ -79,6 +78,7 @@ export const webhookDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     `${ONE}/deliveries/:delivery_id/retry`,
     {
+      config: { permission: 'webhooks' },
       schema: {
         tags: ['webhooks'],
         operationId: 'retryWebhookDelivery',

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors.js';
 import { replyWithResource } from '../../http/replies/resource-reply.js';
 import { locationOf, writeContextOf } from '../../http/replies/write-request.js';
 import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/vocabulary/responses.js';
@@ -26,12 +25,6 @@ import {
 import { listEndpoints, toEndpoint } from './webhook-endpoint.repository.js';
 import './webhook.problems.js';
 
-/** Webhook management needs an admin key, for reads too: endpoints say where a facility's data goes. */
-export async function adminOnly(request: FastifyRequest): Promise<void> {
-  if (request.principal.role !== 'admin')
-    throw new AppError('forbidden', 'Webhooks are managed with an admin key');
-}
-
 /**
  * An answer that holds a signing secret must not be kept by the idempotency
  * store (it would rest there unencrypted): these POSTs ignore Idempotency-Key.
@@ -56,11 +49,11 @@ const ONE = `${COLLECTION}/:endpoint_id`;
 
 export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const settings = webhookSettingsOf(app);
-  app.addHook('preHandler', adminOnly);
 
   app.post(
     COLLECTION,
     {
+      config: { permission: 'webhooks' },
       onRequest: ignoreIdempotencyKey,
       schema: {
         tags: ['webhooks'],
@@ -100,6 +93,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     COLLECTION,
     {
+      config: { permission: 'webhooks' },
       schema: {
         tags: ['webhooks'],
         operationId: 'listWebhookEndpoints',
@@ -121,6 +115,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     ONE,
     {
+      config: { permission: 'webhooks' },
       schema: {
         tags: ['webhooks'],
         operationId: 'getWebhookEndpoint',
@@ -146,6 +141,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     ONE,
     {
+      config: { permission: 'webhooks' },
       schema: {
         tags: ['webhooks'],
         operationId: 'updateWebhookEndpoint',
@@ -184,6 +180,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     ONE,
     {
+      config: { permission: 'webhooks' },
       schema: {
         tags: ['webhooks'],
         operationId: 'deleteWebhookEndpoint',
@@ -214,6 +211,7 @@ export const webhookEndpointRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     `${ONE}/rotate-secret`,
     {
+      config: { permission: 'webhooks' },
       onRequest: ignoreIdempotencyKey,
       schema: {
         tags: ['webhooks'],

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
+import { callerKeyOf } from '../../../core/principal.js';
 import { sendProblem } from '../../../http/pipeline/error-handler.js';
 import { problemResponses } from '../../../http/vocabulary/responses.js';
 import { FacilityParams, Ref } from '../../../http/vocabulary/schemas.js';
@@ -25,7 +26,7 @@ export const memberExportRoutes: FastifyPluginAsyncTypebox<ExportLimits> = async
 
   // Before any work: the export's place is taken here and given back when its connection is done with it.
   const admit = async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = request.principal.keyId === null ? `address:${request.ip}` : `key:${request.principal.keyId}`;
+    const key = callerKeyOf(request.principal) ?? `address:${request.ip}`;
     const ofKey = byKey.get(key) ?? 0;
     if (ofKey >= limits.perKey) {
       throw new AppError(

@@ -12,6 +12,7 @@ type NewImport = Pick<
   | 'match_by'
   | 'on_error'
   | 'api_key_id'
+  | 'staff_user_id'
   | 'api_key_name'
   | 'request_id'
   | 'created_at'

@@ -42,6 +42,7 @@ export const memberImportRoutes: FastifyPluginAsyncTypebox<UploadLimits> = async
   app.post(
     '/admin/facilities/:facility_id/members/import',
     {
+      config: { permission: 'members.import' },
       schema: {
         tags: ['members'],
         operationId: 'importMembers',

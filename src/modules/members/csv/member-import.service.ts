@@ -1,4 +1,5 @@
 import { AppError } from '../../../core/errors.js';
+import { actorOfRow, principalOfActor } from '../../../core/principal.js';
 import type { Db } from '../../../db/database.js';
 import { readMemberCsv } from './member-csv.reader.js';
 import { type ImportRow, type Lease, updateLeasedImport } from './member-import.repository.js';
@@ -47,12 +48,7 @@ export async function runImport(
   const rowJob = (): RowJob => ({
     facilityId: job.facility_id,
     context: {
-      actor: {
-        keyId: job.api_key_id,
-        keyName: job.api_key_name,
-        role: 'admin',
-        facilityIds: [job.facility_id],
-      },
+      principal: principalOfActor(actorOfRow(job)),
       requestId: job.request_id,
       now: settings.clock(),
     },
@@ -162,12 +158,7 @@ async function undoAndFail(
   finish: Finish,
 ): Promise<void> {
   const context = {
-    actor: {
-      keyId: job.api_key_id,
-      keyName: job.api_key_name,
-      role: 'admin' as const,
-      facilityIds: [job.facility_id],
-    },
+    principal: principalOfActor(actorOfRow(job)),
     requestId: job.request_id,
     now: settings.clock(),
   };

@@ -24,6 +24,7 @@ export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     COLLECTION,
     {
+      config: { permission: 'members.write' },
       schema: {
         tags: ['freezes'],
         operationId: 'createFreeze',
@@ -98,6 +99,7 @@ export const freezeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     `${COLLECTION}/:freeze_id`,
     {
+      config: { permission: 'members.write' },
       schema: {
         tags: ['freezes'],
         operationId: 'cancelFreeze',
