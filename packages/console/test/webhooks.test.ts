@@ -139,11 +139,11 @@ describeConsole(
       const page = await newPage();
       await signIn(page, consoleUrl(), await viewerKey([facility]), facility);
       await page.getByRole('link', { name: 'Webhooks' }).click();
-      await page.getByText('Webhooks are managed with an admin key').waitFor();
+      await page.getByText(/may not read and manage webhook endpoints/).waitFor();
       assert.equal(await page.getByRole('link', { name: 'Add endpoint' }).count(), 0);
       await assertAccessible(page, 'webhooks as a viewer');
       await page.goto(`${consoleUrl()}#/f/${facility}/webhooks/${created.body.id}`);
-      await page.getByText('Webhooks are managed with an admin key').waitFor();
+      await page.getByText(/may not read and manage webhook endpoints/).waitFor();
       assert.equal(
         await page.getByRole('button', { name: /Edit|Send test event|Rotate secret|Delete|Retry/ }).count(),
         0,

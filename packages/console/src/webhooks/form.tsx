@@ -9,6 +9,8 @@ import { FormEnd, useWrite } from '../write';
  * until it is worded here.
  */
 const EVENT_TYPE_WORDS: Record<EventType, string> = {
+  'facility.created': 'a facility is created',
+  'facility.updated': 'a facility is renamed, changed or archived',
   'plan.created': 'a plan is created',
   'plan.updated': 'a plan is changed or restored',
   'plan.deleted': 'a plan is archived or deleted',
