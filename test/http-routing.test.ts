@@ -22,8 +22,8 @@ describeEachDialect('HTTP rules: routing, 404 and 405', (api) => {
     for (const [method, url] of [
       ['GET', '/nope'],
       ['GET', '/admin'],
-      ['GET', '/admin/facilities'],
-      ['GET', '/admin/facilities/1'],
+      ['GET', '/admin/facility'],
+      ['GET', '/admin/facilities/1/nothing'],
       ['POST', '/admin/facilities/1/unknown'],
       ['GET', '/admin/plan-templates/1'],
       ['DELETE', '/admin/facilities/1/plans/1/entitlements/k/extra'],
