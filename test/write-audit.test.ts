@@ -178,7 +178,8 @@ describeEachDialect(
           assert.equal(job.state, 'succeeded', JSON.stringify(job));
         }
 
-        const trail = await trailOf(expected.trail === 'created' ? Number(response.body.id) : facility);
+        const trailFacility = expected.trail === 'created' ? Number(response.body.id) : facility;
+        const trail = await trailOf(trailFacility);
         const written = trail.filter((entry) => !seen.has(entry.id));
         const id = expectedId(expected, operation, request.params, response);
         const ofTheWrite = written.filter(
@@ -197,7 +198,7 @@ describeEachDialect(
             [key.id, KEY_NAME],
             `${operation.operationId}: the entry names the key that wrote`,
           );
-          assert.equal(entry.facility_id, facility);
+          assert.equal(entry.facility_id, trailFacility);
           if (expected.resourceId !== 'any') {
             assert.equal(entry.request_id, response.headers['x-request-id'], 'the request that wrote');
           }
