@@ -239,6 +239,25 @@ describeEachDialect(
       assertProblem(await api.patch(`/admin/staff/${owner.id}`, { roles: [] }, session), 403, 'forbidden');
     });
 
+    test('a new invitation is only for someone still invited; a reset link not for a disabled person', async () => {
+      const person = await invite(api, `active${api.newFacility()}@example.test`, []);
+      await signInByLink(api, person.invitation.url);
+      assertProblem(
+        await api.post(`/admin/staff/${person.id}/invitation`, undefined, admin),
+        409,
+        'staff_state_conflict',
+      );
+      const reset = await api.post(`/admin/staff/${person.id}/password-reset`, undefined, admin);
+      assert.equal(reset.status, 200, reset.text);
+      await signInByLink(api, reset.body.invitation.url, 'another long passphrase here');
+      await api.patch(`/admin/staff/${person.id}`, { state: 'disabled' }, admin);
+      assertProblem(
+        await api.post(`/admin/staff/${person.id}/password-reset`, undefined, admin),
+        409,
+        'staff_state_conflict',
+      );
+    });
+
     test('e-mails are unique ignoring case; roles name a facility once', async () => {
       const email = `Unique${api.newFacility()}@example.test`;
       await invite(api, email, []);
