@@ -88,6 +88,9 @@ for (const dialect of DIALECTS) {
           ids[facility].members.push(member.id);
         }
       }
+      // Both policies exist before counting (a first read creates one).
+      await send('GET', `/admin/facilities/${FACILITY_A}/policy`);
+      await send('GET', `/admin/facilities/${FACILITY_B}/policy`);
     });
 
     after(async () => {

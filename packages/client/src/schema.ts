@@ -448,8 +448,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the facility policy (the defaults until its first change)
-         * @description Reads the policy of the facility: the defaults the `Policy` schema lists until its first change, with `created_at` and `updated_at` 1970-01-01T00:00:00.000Z and an ETag that a PATCH may name in `If-Match`. A read stores nothing. Each field says whether this service enforces it or only stores it for other systems.
+         * Read the facility policy (created with defaults on first read)
+         * @description Reads the policy of the facility; the first read creates it with the defaults the `Policy` schema lists. Each field says whether this service enforces it or only stores it for other systems.
          *
          *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
@@ -460,8 +460,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change some policy fields (the first change stores the policy)
-         * @description Changes the fields sent (the first change stores the policy: the defaults with the change); a PATCH that changes nothing changes neither `updated_at` nor the ETag. `timezone` must be an IANA time zone name (400 `validation_error`). Changes apply to later writes only: members already stored are not checked again. With `If-Match`, only if the policy is unchanged since read (else 412 `precondition_failed`).
+         * Change some policy fields (creates the policy if needed)
+         * @description Changes the fields sent (creating the policy with its defaults first, if needed); a PATCH that changes nothing changes neither `updated_at` nor the ETag. `timezone` must be an IANA time zone name (400 `validation_error`). Changes apply to later writes only: members already stored are not checked again. With `If-Match`, only if the policy is unchanged since read (else 412 `precondition_failed`).
          *
          *     **Who may call it:** `admin`, `owner`, `manager` (permission `policy.write`: change the facility's policy).
          */
@@ -1910,7 +1910,7 @@ export interface components {
             next_cursor: string | null;
         };
         /**
-         * @description Until its first change, the defaults (stored by nothing; created_at and updated_at 1970-01-01T00:00:00.000Z): timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, late_cancellation_fee_amount 0, no_show_fee_amount 0, max_active_bookings 5, guest_passes_per_month 0, allow_freeze true, max_freeze_days_per_year 60, min_member_age 0 (no limit), require_waiver false
+         * @description Created on first read with: timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, late_cancellation_fee_amount 0, no_show_fee_amount 0, max_active_bookings 5, guest_passes_per_month 0, allow_freeze true, max_freeze_days_per_year 60, min_member_age 0 (no limit), require_waiver false
          * @example {
          *       "facility_id": 1,
          *       "timezone": "Europe/Berlin",

@@ -63,11 +63,7 @@ export function PolicyScreen(_props: { route: Route }) {
     <section>
       <ScreenTitle>Policy</ScreenTitle>
       <p class="muted">
-        The rules of facility {facilityId}.{' '}
-        {/* A policy never changed is the defaults, which the service answers with version 0 (the epoch). */}
-        {Date.parse(policy.updated_at) === 0
-          ? 'Never changed: these are the defaults.'
-          : `Last changed ${formatTimestamp(policy.updated_at, timeZone)}.`}
+        The rules of facility {facilityId}. Last changed {formatTimestamp(policy.updated_at, timeZone)}.
       </p>
       <form class="form" onSubmit={submit} noValidate>
         <fieldset disabled={!canWrite} class="policy-grid">

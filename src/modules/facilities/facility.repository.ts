@@ -60,9 +60,8 @@ export async function insertFacilityRowIfMissing(db: Executor, id: number, now: 
 
 /**
  * A new facility, its id above every facility's in use: those with a row and
- * those with a policy. A policy stored today is a change the journal gave a
- * facility row; one stored by a read (reads wrote the defaults before issue
- * 38) may have none. Two creates at once may pick the same id: the primary key
+ * those with a policy (a policy is made on its first read, which writes no
+ * row here). Two creates at once may pick the same id: the primary key
  * refuses the second, which the service tries again.
  */
 export async function insertNewFacility(

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { type PointReadOptions, pointRead } from '../../db/point-read.js';
 import type { PoliciesTable } from '../../db/schema.js';
-import type { Policy, PolicySettings } from './policy.schemas.js';
+import { DEFAULT_POLICY, type Policy, type PolicySettings } from './policy.schemas.js';
 
 type PolicyRow = Selectable<PoliciesTable>;
 
@@ -23,7 +23,7 @@ function toColumns(settings: Partial<PolicySettings>) {
   };
 }
 
-/** Every read of a policy and every create of a member reads it; a facility whose policy was never changed has no row. */
+/** Every read of a policy and every create of a member reads it. */
 const readPolicyRow = pointRead<PolicyRow>({ table: 'policies', key: 'facility_id', lockMode: 'update' });
 
 export async function findPolicyByFacilityId(
@@ -37,23 +37,20 @@ export async function findPolicyByFacilityId(
 }
 
 /**
- * Stores a facility's policy on its first change. ON CONFLICT DO NOTHING lets
- * the database decide between concurrent first writes: undefined means
- * another write stored the policy first.
+ * Inserts the default policy unless one exists. ON CONFLICT DO NOTHING makes
+ * concurrent first reads safe: exactly one insert wins, the others no-op.
  */
-export async function insertPolicy(
-  db: Executor,
-  facilityId: number,
-  settings: PolicySettings,
-  now: string,
-): Promise<Policy | undefined> {
-  const row = await db
+export async function insertDefaultPolicy(db: Executor, facilityId: number, now: string): Promise<void> {
+  await db
     .insertInto('policies')
-    .values({ facility_id: facilityId, ...toColumns(settings), created_at: now, updated_at: now } as never)
+    .values({
+      facility_id: facilityId,
+      ...toColumns(DEFAULT_POLICY),
+      created_at: now,
+      updated_at: now,
+    } as never)
     .onConflict((oc) => oc.column('facility_id').doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  return row && toPolicy(row as PolicyRow);
+    .execute();
 }
 
 export async function updatePolicy(

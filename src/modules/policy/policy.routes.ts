@@ -4,7 +4,7 @@ import { writeContextOf } from '../../http/replies/write-request.js';
 import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/vocabulary/responses.js';
 import { FacilityParams, IfMatchHeaders, Ref } from '../../http/vocabulary/schemas.js';
 import { Policy, PolicyUpdate, policyRepresentation } from './policy.schemas.js';
-import { patchPolicy, readPolicy } from './policy.service.js';
+import { getOrCreatePolicy, patchPolicy } from './policy.service.js';
 
 export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -13,17 +13,20 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['policy'],
         operationId: 'getPolicy',
-        summary: 'Read the facility policy (the defaults until its first change)',
+        summary: 'Read the facility policy (created with defaults on first read)',
         description:
-          'Reads the policy of the facility: the defaults the `Policy` schema lists until its first change, with ' +
-          '`created_at` and `updated_at` 1970-01-01T00:00:00.000Z and an ETag that a PATCH may name in `If-Match`. ' +
-          'A read stores nothing. Each field says whether this service enforces it or only stores it for other systems.',
+          'Reads the policy of the facility; the first read creates it with the defaults the `Policy` schema ' +
+          'lists. Each field says whether this service enforces it or only stores it for other systems.',
         params: FacilityParams,
         response: { 200: Resource(Policy, { description: 'The policy' }), ...problemResponses() },
       },
     },
     async (request, reply) =>
-      replyWithResource(reply, policyRepresentation, await readPolicy(app.db, request.params.facility_id)),
+      replyWithResource(
+        reply,
+        policyRepresentation,
+        await getOrCreatePolicy(app.db, request.params.facility_id, app.now()),
+      ),
   );
 
   app.patch(
@@ -33,9 +36,9 @@ export const policyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['policy'],
         operationId: 'updatePolicy',
-        summary: 'Change some policy fields (the first change stores the policy)',
+        summary: 'Change some policy fields (creates the policy if needed)',
         description:
-          'Changes the fields sent (the first change stores the policy: the defaults with the change); a PATCH that ' +
+          'Changes the fields sent (creating the policy with its defaults first, if needed); a PATCH that ' +
           'changes nothing changes neither `updated_at` nor the ETag. `timezone` must be an IANA time zone ' +
           'name (400 `validation_error`). Changes apply to later writes only: members already stored are not ' +
           'checked again. With `If-Match`, only if the policy is unchanged since read (else 412 ' +

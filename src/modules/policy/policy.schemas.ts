@@ -103,7 +103,7 @@ export const Policy = Type.Object(
       },
     ],
     description:
-      'Until its first change, the defaults (stored by nothing; created_at and updated_at 1970-01-01T00:00:00.000Z): timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, ' +
+      'Created on first read with: timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, ' +
       'late_cancellation_fee_amount 0, no_show_fee_amount 0, max_active_bookings 5, guest_passes_per_month 0, ' +
       'allow_freeze true, max_freeze_days_per_year 60, min_member_age 0 (no limit), require_waiver false',
   },
