@@ -2334,6 +2334,17 @@ export interface components {
             /** @description The new password: 12 to 128 characters, not the e-mail nor the product's name */
             new_password: string;
         };
+        /**
+         * @example {
+         *       "id": 12,
+         *       "current": true,
+         *       "method": "password",
+         *       "user_agent": "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0",
+         *       "created_at": "2026-03-09T08:02:11.000Z",
+         *       "last_seen_at": "2026-03-09T09:15:40.000Z",
+         *       "expires_at": "2026-03-09T20:02:11.000Z"
+         *     }
+         */
         OwnSession: {
             id: number;
             /** @description The session of this request */

@@ -31,6 +31,16 @@ const PasswordChange = Type.Object(
   },
 );
 
+const sessionExample = {
+  id: 12,
+  current: true,
+  method: 'password',
+  user_agent: 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0',
+  created_at: '2026-03-09T08:02:11.000Z',
+  last_seen_at: '2026-03-09T09:15:40.000Z',
+  expires_at: '2026-03-09T20:02:11.000Z',
+};
+
 const OwnSession = Type.Object(
   {
     id: Id,
@@ -45,7 +55,7 @@ const OwnSession = Type.Object(
     last_seen_at: { ...Timestamp, description: 'Last used, to the minute' },
     expires_at: { ...Timestamp, description: 'Ends at the latest (SESSION_MAX_HOURS after sign-in)' },
   },
-  { $id: 'OwnSession', additionalProperties: false },
+  { $id: 'OwnSession', additionalProperties: false, examples: [sessionExample] },
 );
 
 const OwnSessionList = Type.Object(
@@ -53,21 +63,7 @@ const OwnSessionList = Type.Object(
   {
     $id: 'OwnSessionList',
     additionalProperties: false,
-    examples: [
-      {
-        sessions: [
-          {
-            id: 12,
-            current: true,
-            method: 'password',
-            user_agent: 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0',
-            created_at: '2026-03-09T08:02:11.000Z',
-            last_seen_at: '2026-03-09T09:15:40.000Z',
-            expires_at: '2026-03-09T20:02:11.000Z',
-          },
-        ],
-      },
-    ],
+    examples: [{ sessions: [sessionExample] }],
   },
 );
 
