@@ -88,11 +88,14 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ config: Config }> 
       perAccount.assertMayTry(email, now);
       perAddress?.add(address, now);
       perAccount.add(email, now);
-      if (waiting >= WAITING_AT_MOST) {
+      const links = linksFor(request);
+      // Without SMTP_URL there is nothing to send, so nothing to look up either.
+      if (links.mail === undefined) {
+        request.log.info({ outcome: 'no_mail' }, 'password reset request');
+      } else if (waiting >= WAITING_AT_MOST) {
         request.log.warn('password reset request dropped: too many waiting');
       } else {
         waiting++;
-        const links = linksFor(request);
         const log = request.log;
         queue = queue
           .then(() => sendForgottenPasswordLink(app.db, links, email, app.now()))

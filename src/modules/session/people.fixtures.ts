@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { bearer } from '../../../test/access-table.js';
 import type { Api, TestResponse } from '../../../test/harness.js';
+import type { SmtpTestServer } from '../../infrastructure/mail/smtp-server.fixtures.js';
 
 /** What the console's own pages send with a change (the browser sets it). */
 export const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
@@ -20,8 +21,11 @@ export function tokenOf(url: string): string {
   return token;
 }
 
-/** A person invited by the admin key with a viewer role in the facility, who set PASSWORD by the link. */
-export async function signedUpPerson(api: Api, adminKey: string, facility: number, password = PASSWORD) {
+/**
+ * A person invited by the admin key with a viewer role in the facility, who set PASSWORD by the
+ * link: the answer's, or the e-mail's when the service sends e-mail (to `smtp`).
+ */
+export async function signedUpPerson(api: Api, adminKey: string, facility: number, smtp?: SmtpTestServer) {
   const email = `person${facility}.${Math.random().toString(36).slice(2, 8)}@example.test`;
   const invited = await api.post(
     '/admin/staff',
@@ -29,9 +33,13 @@ export async function signedUpPerson(api: Api, adminKey: string, facility: numbe
     bearer(adminKey),
   );
   assert.equal(invited.status, 201, invited.text);
+  const link = smtp
+    ? (await smtp.waitForMessage(email)).links.find((url) => url.includes('token='))
+    : invited.body.invitation.url;
+  assert.ok(link, 'an invitation link');
   const used = await api.post(
     '/admin/session/link',
-    { token: tokenOf(invited.body.invitation.url), password },
+    { token: tokenOf(link), password: PASSWORD },
     SAME_ORIGIN,
   );
   assert.equal(used.status, 200, used.text);
