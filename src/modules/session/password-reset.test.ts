@@ -3,7 +3,6 @@ import { after, test } from 'node:test';
 import { bearer } from '../../../test/access-table.js';
 import { assertProblem, describeEachDialect } from '../../../test/harness.js';
 import { inject } from '../../../test/inject.js';
-import { loadConfig } from '../../config.js';
 import { startSmtpServer } from '../../infrastructure/mail/smtp-server.fixtures.js';
 import { PASSWORD, SAME_ORIGIN, sessionCookieOf, signedUpPerson, tokenOf } from './people.fixtures.js';
 
