@@ -501,7 +501,7 @@ export interface paths {
          * Describe the API key of the request
          * @description Answers the API key's name, its role (`admin` reads and writes, `viewer` only reads) and the facilities it may reach (null for all), and whether authentication is off. It reads nothing else and changes nothing; any valid key may call it.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         get: operations["getSession"];
         put?: never;
@@ -514,7 +514,7 @@ export interface paths {
          * Sign out
          * @description Ends the session of the cookie and clears the cookie; with an API key, nothing to end: 204 too.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         delete: operations["signOut"];
         options?: never;
@@ -555,7 +555,7 @@ export interface paths {
          * End every session of the signed-in person
          * @description Ends every session of the person signed in, on every device, this one included; with an API key, nothing to end: 204 too.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         post: operations["signOutEverywhere"];
         delete?: never;
@@ -576,7 +576,7 @@ export interface paths {
          * Change my password
          * @description A person signed in changes their own password: `current_password` must be right (else 403 `current_password_wrong`, counted like a failed sign-in: past `SIGN_IN_FAILURES_PER_ACCOUNT` per window, 429), `new_password` follows the rules (12 to 128 characters, not the e-mail nor the product's name, not a common password: 400 naming `/new_password`). Every session of the person ends, this one included, and a new session takes its place: the answer sets its cookie (a new secret, the same end of life). With an API key: 403 `person_only`.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         put: operations["changePassword"];
         post?: never;
@@ -597,7 +597,7 @@ export interface paths {
          * List my sessions
          * @description The signed-in person's sessions that have not ended, newest first (at most 100), `current` marking this one. Never a session's secret. An API key has none: an empty list.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         get: operations["listMySessions"];
         put?: never;
@@ -622,7 +622,7 @@ export interface paths {
          * End one of my sessions
          * @description Ends one of the signed-in person's sessions, on every instance from its next request (this one too: then the cookie is cleared, as by signing out). Another person's session, or one that ended: 404 `session_not_found`; an API key has no sessions.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         delete: operations["endMySession"];
         options?: never;

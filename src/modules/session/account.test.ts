@@ -10,6 +10,7 @@ import {
   signedIn,
   signedUpPerson,
   signInAgain,
+  tokenOf,
 } from './people.fixtures.js';
 
 const ADMIN_KEY = 'account-test-admin-key';
@@ -55,6 +56,22 @@ describeEachDialect(
       assert.deepEqual(
         sessions.map((session: { current: boolean }) => session.current),
         [true],
+      );
+    });
+
+    test('a password change ends a reset link asked for before it', async () => {
+      const person = await signedUpPerson(api, ADMIN_KEY, api.newFacility());
+      const reset = await api.post(`/admin/staff/${person.id}/password-reset`, undefined, bearer(ADMIN_KEY));
+      assert.equal(reset.status, 200, reset.text);
+      await api.put('/admin/session/password', change(PASSWORD, NEW_PASSWORD), person.session);
+      assertProblem(
+        await api.post(
+          '/admin/session/link',
+          { token: tokenOf(reset.body.invitation.url), password: 'an attacker passphrase' },
+          SAME_ORIGIN,
+        ),
+        410,
+        'link_not_usable',
       );
     });
 

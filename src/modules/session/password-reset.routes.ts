@@ -100,7 +100,10 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ config: Config }> 
         queue = queue
           .then(() => sendForgottenPasswordLink(app.db, links, email, app.now()))
           .then(
-            (outcome) => log.info({ outcome }, 'password reset request'),
+            (outcome) =>
+              outcome === 'mail_failed'
+                ? log.warn({ outcome }, 'password reset request: the e-mail was not sent')
+                : log.info({ outcome }, 'password reset request'),
             (error: unknown) => log.error({ err: error }, 'password reset request failed'),
           )
           .finally(() => {

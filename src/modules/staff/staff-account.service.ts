@@ -12,7 +12,7 @@ import { write } from '../../journal/write-path.js';
 import { journalPasswordChange } from './staff.audit.js';
 import { findStaffByEmail, findStaffById, updateStaff } from './staff.repository.js';
 import { deliverLink, type LinkDelivery } from './staff.service.js';
-import { insertLink, newLinkSecret } from './staff-link.repository.js';
+import { deleteUnusedLinksOf, insertLink, newLinkSecret } from './staff-link.repository.js';
 import {
   deleteSessionOf,
   deleteSessionsOf,
@@ -44,8 +44,9 @@ const personOnly = (what: string) =>
  * A person changes their own password: the current one must be right (a
  * wrong one counts against the account, as a failed sign-in does), the new
  * one follows the rules. Every session of the person ends, this one too,
- * and a new one takes its place (a new secret, the same end of life): a
- * session secret that leaked before the change is of no use after it.
+ * and a new one takes its place (a new secret, the same end of life), and
+ * an unused reset link ends: what leaked before the change is of no use
+ * after it.
  */
 export async function changeOwnPassword(
   db: Db,
@@ -79,6 +80,7 @@ export async function changeOwnPassword(
     await updateStaff(change.trx, staffUserId, { password_hash: hash, password_changed_at: at }, at);
     journalPasswordChange(change, locked.user, { before: locked.passwordChangedAt, after: at });
     await deleteSessionsOf(change.trx, staffUserId);
+    await deleteUnusedLinksOf(change.trx, staffUserId, 'password_reset');
     const secret = newSessionSecret();
     await insertSession(
       change.trx,
