@@ -1,14 +1,33 @@
 import assert from 'node:assert/strict';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { after, test } from 'node:test';
 import { bearer } from '../../../test/access-table.js';
+import { eventually } from '../../../test/eventually.js';
 import { assertProblem, describeEachDialect } from '../../../test/harness.js';
 import { inject } from '../../../test/inject.js';
 import { startSmtpServer } from '../../infrastructure/mail/smtp-server.fixtures.js';
+import { insertStaff } from '../staff/staff.repository.js';
 import { PASSWORD, SAME_ORIGIN, sessionCookieOf, signedUpPerson, tokenOf } from './people.fixtures.js';
 
 const ADMIN_KEY = 'password-reset-test-admin-key';
 const smtp = await startSmtpServer();
 after(() => smtp.close());
+
+/**
+ * A door in front of the SMTP server: a connection waits at it, and the server does not greet,
+ * until the test lets it through; one that waits too long is given up by the mailer (10 s).
+ */
+const door = { waiting: [] as (() => void)[] };
+const doorServer = createServer((client) => {
+  door.waiting.push(() => {
+    const server = connect(smtp.port, '127.0.0.1');
+    client.pipe(server).pipe(client);
+    client.on('error', () => server.destroy());
+    server.on('error', () => client.destroy());
+  });
+});
+await new Promise<void>((resolve) => doorServer.listen(0, '127.0.0.1', resolve));
+after(() => new Promise((resolve) => doorServer.close(resolve)));
 
 describeEachDialect(
   'session: forgot password, with e-mail',
@@ -89,6 +108,35 @@ describeEachDialect(
     authMode: 'api-key',
     adminApiKey: ADMIN_KEY,
     mail: { smtpUrl: smtp.url, from: 'facility-admin <staff@example.test>' },
+  },
+);
+
+describeEachDialect(
+  'session: forgot password, with a slow e-mail server',
+  (api) => {
+    test('the answer waits neither for the look-up nor for the e-mail', async () => {
+      const email = `slow${api.newFacility()}@example.test`;
+      await insertStaff(api.app.db, { email, name: 'Slow Mail', state: 'active' }, new Date().toISOString());
+      const before = door.waiting.length;
+      const answer = await api.post('/admin/session/password-reset', { email }, SAME_ORIGIN);
+      assert.equal(answer.status, 202, answer.text);
+      // Only now may the e-mail pass: had the answer waited for it, the mailer would have given up.
+      const through = await eventually('the e-mail to start', () => door.waiting[before]);
+      through();
+      const mail = await smtp.waitForMessage(email);
+      assert.ok(
+        mail.links.some((url) => url.includes('purpose=password_reset')),
+        mail.text,
+      );
+    });
+  },
+  {
+    authMode: 'api-key',
+    adminApiKey: ADMIN_KEY,
+    mail: {
+      smtpUrl: `smtp://127.0.0.1:${(doorServer.address() as AddressInfo).port}`,
+      from: 'staff@example.test',
+    },
   },
 );
 
