@@ -17,7 +17,12 @@
  *
  * An import's time is linear in its rows; a smaller --rows keeps a run short
  * and measures the same contention for as long as the import lasts (the
- * bench says when an import ended before its phase did).
+ * bench says when an import ended before its phase did). The exports are
+ * read by curl, each in a process of its own; the reads come from the load
+ * generator (bench/load.ts) and the writes, the feed's long polls and the
+ * webhook receiver are this process's.
+ * ISOLATION_NODE_OPTIONS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) is
+ * given to the service as NODE_OPTIONS; ISOLATION_OUTPUT=1 prints its output.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
