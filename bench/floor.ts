@@ -2,12 +2,15 @@
  * The floor: a bare Fastify route in its own process for each kind of
  * request the benchmark compares, with nothing else (no validation, logging,
  * auth or data layer): one member row by primary key, a page of 100 members
- * of a facility after an id, and one INSERT of a member.
+ * of a facility after an id, one INSERT of a member, and on PostgreSQL the
+ * statements of the service's create (bench/create-statements.ts: the write
+ * ceiling).
  * Usage: tsx bench/floor.ts <DATABASE_URL> <port>
  */
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { createAsTheService } from './create-statements.js';
 
 const [url, port] = process.argv.slice(2);
 const app = Fastify({ logger: false });
@@ -60,6 +63,11 @@ if (url.startsWith('sqlite:')) {
     const text = `insert into members (${INSERT_COLUMNS}) values ($1, $2, $3, 'member', 'active', $4, $5, $6, $7) returning *`;
     const result = await pool.query({ name: 'member_insert', text, values: newMember(request.body) });
     return reply.code(201).send(result.rows[0]);
+  });
+  // The write ceiling: the statements of the service's create, with nothing else.
+  app.post<InsertBody>('/members/as-the-service', async (request, reply) => {
+    const { facility_id, first_name, last_name } = request.body;
+    return reply.code(201).send(await createAsTheService(pool, facility_id, first_name, last_name));
   });
 }
 

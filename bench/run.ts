@@ -43,6 +43,7 @@ import {
 import { printTable, printTargets, type Row } from './report.js';
 import {
   FLOOR,
+  FLOOR_CREATE,
   FLOOR_INSERT,
   FLOOR_PAGE,
   GET_MEMBER,
@@ -165,7 +166,9 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
 
     // Untimed: each process under its load, and the service through every path.
     const floorHeaders = { 'content-type': 'application/json' };
-    for (const scenario of [FLOOR_PAGE, FLOOR_INSERT])
+    for (const scenario of dialect === 'postgres'
+      ? [FLOOR_PAGE, FLOOR_INSERT, FLOOR_CREATE]
+      : [FLOOR_PAGE, FLOOR_INSERT])
       await warmUp(floor, scenario, seeded, floorHeaders, WARMUP);
     await warmUp(floor, FLOOR, seeded, floorHeaders, WARMUP_PROCESS);
     await warmUp(multi, GET_MEMBER, seeded, headers, WARMUP_PROCESS);
@@ -182,6 +185,10 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       ['large', single, LARGE_PAGE],
       ['small', single, SMALL_PAGE],
       ['floorInsert', floor, FLOOR_INSERT],
+      // PostgreSQL's write ceiling (issue 38): the driver alone running the create's own statements.
+      ...(dialect === 'postgres'
+        ? [['floorCreate', floor, FLOOR_CREATE] as [string, Running, Scenario]]
+        : []),
       ['post', single, POST_MEMBER],
       ['patch', single, PATCH_MEMBER],
     ];
@@ -193,7 +200,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       small: 'floorPage',
       post: 'floorInsert',
     };
-    const floors = new Set<Scenario>([FLOOR, FLOOR_PAGE, FLOOR_INSERT]);
+    const floors = new Set<Scenario>([FLOOR, FLOOR_PAGE, FLOOR_INSERT, FLOOR_CREATE]);
     const rounds: Record<string, LoadResult[]> = Object.fromEntries(inRounds.map(([key]) => [key, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const [key, target, scenario] of inRounds)
@@ -221,6 +228,10 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       rowOfRounds('floorPage', FLOOR_PAGE, 'floor: bare Fastify route, the same page of 100'),
       rowOfRounds('floorInsert', FLOOR_INSERT, 'floor: bare Fastify route, one INSERT'),
     ];
+    if (dialect === 'postgres')
+      rows.push(
+        rowOfRounds('floorCreate', FLOOR_CREATE, "floor: bare Fastify route, the create's statements"),
+      );
     const measuredOnce = new Map<Scenario, LoadResult>();
     for (const scenario of SCENARIOS) {
       const key = inRounds.find(([, target, measured]) => target === single && measured === scenario)?.[0];
@@ -244,7 +255,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
     console.log(
       `\nrounds, req/s: floor ${perRound('floor')}; floor page ${perRound('floorPage')}; floor INSERT ${perRound('floorInsert')}; GET one member ${perRound('single')}; with WORKERS=${WORKERS} ${perRound('multi')}; ` +
         `page at ${members.toLocaleString()} ${perRound('large')}; page at 1,000 ${perRound('small')}; ` +
-        `POST member ${perRound('post')}; PATCH member ${perRound('patch')}`,
+        `POST member ${perRound('post')}; PATCH member ${perRound('patch')}` +
+        (dialect === 'postgres' ? `; floor, the create's statements ${perRound('floorCreate')}` : ''),
     );
     printTargets({
       dialect,
@@ -253,6 +265,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
       getMemberVsFloor: medianRatio(rounds.single, rounds.floor),
       pageVsFloor: medianRatio(rounds.large, rounds.floorPage),
       createVsFloor: medianRatio(rounds.post, rounds.floorInsert),
+      createVsCeiling: dialect === 'postgres' ? medianRatio(rounds.post, rounds.floorCreate) : undefined,
+      floorPeakRssMb: peakRssMb(floor),
       workersVsOne: medianRatio(rounds.multi, rounds.single),
       largePageCost: medianRatio(rounds.small, rounds.large),
       rareSearchCost:

@@ -55,6 +55,17 @@ export const FLOOR_INSERT: Scenario = {
   }),
 };
 
+/** PostgreSQL's write ceiling: the statements of the service's create, run by the floor with nothing else. */
+export const FLOOR_CREATE: Scenario = {
+  name: "floor: the create's statements",
+  read: false,
+  plan: (s) => ({
+    method: 'POST',
+    path: '/members/as-the-service',
+    body: JSON.stringify(newMemberBody(smallFacility(s))),
+  }),
+};
+
 export const GET_MEMBER: Scenario = {
   name: 'GET one member',
   read: true,

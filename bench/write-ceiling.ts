@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.js';
 import { createTestDatabase } from '../test/harness.js';
+import { createAsTheService } from './create-statements.js';
 import { seed } from './seed.js';
 
 const rounds = Number(process.argv[2] ?? 3);
@@ -69,12 +70,6 @@ const memberValues = ({ facility, name, now }: Values) => [
   now,
 ];
 const INSERT = `insert into members (${COLUMNS}) values ($1, $2, $3, 'member', 'active', $4, $5, $6, $7) returning *`;
-const TRAIL = `with audit as (insert into audit_events (facility_id, resource_type, resource_id, action, api_key_id,
-  api_key_name, changes, request_id, occurred_at) values ($1, 'member', $2, 'create', null, 'bench', $3, 'r', $4)
-  returning id), event as (insert into events (facility_id, type, resource, occurred_at, data)
-  values ($1, 'member.created', 'member', $4, $5) returning id)
-  select event.id as event_id, webhook_endpoints.id as endpoint_id from event
-  left join webhook_endpoints on webhook_endpoints.facility_id = $1 and webhook_endpoints.enabled = 1`;
 const ONE_STATEMENT = `with member as (${INSERT}), audit as (insert into audit_events (facility_id, resource_type,
   resource_id, action, api_key_id, api_key_name, changes, request_id, occurred_at)
   select $1, 'member', member.id, 'create', null, 'bench', $8, 'r', $5 from member returning id),
@@ -85,27 +80,7 @@ const ONE_STATEMENT = `with member as (${INSERT}), audit as (insert into audit_e
 
 const ways: Record<string, (v: Values) => Promise<unknown>> = {
   'bare INSERT (the floor)': (v) => pool.query({ name: 'insert', text: INSERT, values: memberValues(v) }),
-  "the service's create: 5 round trips": async (v) => {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      await client.query({
-        name: 'policy',
-        text: 'select * from policies where facility_id = $1',
-        values: [v.facility],
-      });
-      const member = await client.query({ name: 'insert', text: INSERT, values: memberValues(v) });
-      const json = MEMBER_JSON(v.name, v.now);
-      await client.query({
-        name: 'trail',
-        text: TRAIL,
-        values: [v.facility, member.rows[0].id, json, v.now, json],
-      });
-      await client.query('commit');
-    } finally {
-      client.release();
-    }
-  },
+  "the service's create: 5 round trips": (v) => createAsTheService(pool, v.facility, 'Bench', v.name),
   'one statement, autocommitted': (v) =>
     pool.query({
       name: 'one',

@@ -55,3 +55,35 @@ test('with no request arriving, bulk work runs freely; with share 100 % it is ne
   assert.equal(await unlimited.run(40, 50, true), 2000);
   assert.equal(unlimited.governor.waitedMs(), 0);
 });
+
+test('units of several jobs asked for together are held to the share too, not let through in one turn of the event loop', async () => {
+  let now = 0;
+  const governor = createBulkGovernor({
+    share: 0.5,
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+    },
+  });
+  // A request is read at every turn of the event loop that bulk work leaves free, as on a busy server.
+  let working = true;
+  const requests = (async () => {
+    while (working) {
+      governor.noteRequest();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  })();
+  const job = async () => {
+    for (let i = 0; i < 10; i++) {
+      await governor.turn();
+      now += 30;
+      governor.spent(30);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, job));
+  working = false;
+  await requests;
+  const work = 8 * 10 * 30;
+  // Held to half of the time: the work and as long again, but for the first window's credit.
+  assert.ok(now >= 2 * work - 150, `${work} ms of work of 8 jobs took ${now} ms`);
+});

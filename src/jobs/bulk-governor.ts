@@ -9,7 +9,9 @@ import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promi
  * passing, and a unit waits while the credit is below zero. With no ordinary
  * request arriving, bulk work runs freely. Either way a unit starts only
  * after the event loop has had a turn, so requests that arrived during the
- * last unit are read first.
+ * last unit are read first. Units are let through one at a time, each after
+ * a turn of the event loop of its own, so that whether requests are arriving
+ * is known before each.
  */
 export interface BulkGovernor {
   /** An ordinary request arrived. */
@@ -43,6 +45,15 @@ export function createBulkGovernor(options: BulkGovernorOptions = {}): BulkGover
   let creditAt = now();
   let lastRequestAt = Number.NEGATIVE_INFINITY;
   let waited = 0;
+  /**
+   * Resolves when the latest unit to ask has been let through. Units asked
+   * for together (several jobs, several exports) would otherwise all pass
+   * within one turn of the event loop, one after the other, before any
+   * request could be read: the process looked quiet (no request noted for
+   * a window) only because bulk work held it, and every unit was let
+   * through with full credit.
+   */
+  let admissions: Promise<void> = Promise.resolve();
 
   const busy = () => now() - lastRequestAt < windowMs;
   const refill = () => {
@@ -56,16 +67,27 @@ export function createBulkGovernor(options: BulkGovernorOptions = {}): BulkGover
       lastRequestAt = now();
     },
     async turn() {
-      await nextTurn();
-      refill();
-      while (share < 1 && credit < 0 && busy()) {
-        const started = now();
-        await wait(Math.min(windowMs, -credit / share));
-        waited += now() - started;
+      // One unit is let through at a time, each after an event loop turn of its own (see admissions).
+      const previous = admissions;
+      let admit = () => {};
+      admissions = new Promise<void>((resolve) => {
+        admit = resolve;
+      });
+      try {
+        await previous;
+        await nextTurn();
         refill();
+        while (share < 1 && credit < 0 && busy()) {
+          const started = now();
+          await wait(Math.min(windowMs, -credit / share));
+          waited += now() - started;
+          refill();
+        }
+        if (!busy()) credit = maxCredit;
+        creditAt = now();
+      } finally {
+        admit();
       }
-      if (!busy()) credit = maxCredit;
-      creditAt = now();
     },
     spent(ms) {
       // The credit a unit earns while it runs is not capped: a long unit costs (1 - share) of its time.

@@ -8,7 +8,7 @@ import type { Engine, EngineAdapter } from '../engine/engine.js';
 import type { QueryListener } from '../engine/query-listener.js';
 import { postgresEngine } from './engine.js';
 import { loadPg } from './load-pg.js';
-import { withNamedStatements } from './named-statements.js';
+import { withNamedStatements } from './object-rows.js';
 import { pgTypes, UTC_SESSION } from './type-parsers.js';
 
 /** The adapter of one database: it carries that database's engine (engineOf). */

@@ -6,7 +6,7 @@ import { batchReads } from './batched-read.js';
 import { listenForChanges } from './change-listener.js';
 import { appendJournalInOneStatement } from './journal-append.js';
 import { containsIgnoringCase, postgresMemberSearch } from './member-search.js';
-import { asNamedStatement } from './named-statements.js';
+import { queryObjects } from './object-rows.js';
 
 interface PostgresConnections {
   pool: pg.Pool;
@@ -17,11 +17,10 @@ interface PostgresConnections {
 
 /** PostgreSQL, over a pool of connections, each transaction on one of them. */
 export function postgresEngine({ pool, onQuery, newClient }: PostgresConnections): Engine {
-  /** Straight on the pool, as a bare pg client would: a named prepared statement, without Kysely's executor. */
+  /** Straight on the pool, as a bare pg client would: a named prepared statement, without Kysely's executor, rows made by a literal. */
   const onPool = async <R>(query: CompiledQuery<R>): Promise<R[]> => {
     onQuery?.(query.sql, query.parameters);
-    const config = asNamedStatement(query.sql, query.parameters) ?? { text: query.sql };
-    return (await pool.query(config)).rows as R[];
+    return (await queryObjects(pool, query.sql, query.parameters)).rows as R[];
   };
   return {
     // Plans and policies FOR UPDATE, members FOR NO KEY UPDATE (src/db/point-read.ts).

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 import { PLANNED_PER_CALL_TEXT } from '../engine/planned-per-call.js';
 
@@ -21,14 +20,4 @@ export function asNamedStatement(text: string, values: readonly unknown[]): pg.Q
     statementNames.set(text, name);
   }
   return { name, text, values: values as unknown[] };
-}
-
-/** A pooled client, for Kysely, whose every query goes through asNamedStatement. */
-export function withNamedStatements(client: pg.PoolClient): PostgresPoolClient {
-  return {
-    release: (error?: Error | boolean) => client.release(error),
-    query: ((text: string, values: unknown[]) =>
-      client.query(asNamedStatement(text, values) ?? text, values)) as unknown as PostgresPoolClient['query'],
-    // Kysely types the client's query as a set of overloads; this covers the one it calls.
-  };
 }

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult } from 'kysely';
 import type { QueryListener } from '../engine/query-listener.js';
+import { type RowMaker, rowMakerOf } from '../engine/row-maker.js';
 import { ConnectionMutex, type Outcome, openOutcome } from './connection-mutex.js';
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -11,23 +12,9 @@ interface CachedStatement {
   toRow: RowMaker | undefined;
 }
 
-type RowMaker = (values: unknown[]) => Record<string, unknown>;
-
-/**
- * Rows are read as arrays of values and turned into objects by a function
- * made once per statement from its column names: an object literal, whose
- * shape V8 knows in advance. better-sqlite3 builds row objects one property
- * at a time, which cost much of a page of members and part of a point read
- * (docs/performance-log.md). The names are the statement's own columns,
- * quoted as JSON strings.
- * A column named `__proto__` would set the prototype in a literal, so such
- * a statement keeps better-sqlite3's objects.
- */
+/** Rows as objects made by a literal (rowMakerOf); better-sqlite3 then reads them as arrays. */
 function rowMakerFor(statement: SQLite.Statement): RowMaker | undefined {
-  const names = statement.columns().map((column) => column.name);
-  if (names.includes('__proto__')) return undefined;
-  const fields = names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`);
-  return new Function('values', `return { ${fields.join(', ')} };`) as RowMaker;
+  return rowMakerOf(statement.columns().map((column) => column.name));
 }
 
 /**

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../../../db/database.js';
 import type { BulkGovernor } from '../../../jobs/bulk-governor.js';
 import type { MemberFilter } from '../member-list.repository.js';
@@ -16,12 +15,27 @@ const EXPORT_PAGE_ROWS = 200;
 export const EXPORT_BUFFER_BYTES = 64 * 1024;
 
 /**
- * How a value is written: quoted when it holds a semicolon too (csv-stringify
- * quotes the comma, the quote and line breaks), since a spreadsheet in a
- * semicolon locale splits the line there, and the part after it could start
- * a formula.
+ * A value is quoted when it holds a comma, a quote or a line break, as CSV
+ * asks, or a semicolon, on which a spreadsheet of a semicolon locale splits
+ * the line (the part after it could start a formula); a quote is doubled.
+ * Written here rather than by csv-stringify, which took most of an export
+ * page's time (docs/performance-log.md, 2026-11-28);
+ * member-export-lines.test.ts checks that csv-stringify writes the same text.
  */
-const STRINGIFY_OPTIONS = { quoted_match: /;/ };
+const NEEDS_QUOTES = /[",;\r\n]/;
+
+/** A CSV field of a value. */
+const csvField = (text: string) => (NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+
+/** CSV lines (LF-terminated) of rows of values. */
+export function csvLines(rows: readonly (readonly string[])[]): string {
+  let text = '';
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) text += i === 0 ? csvField(row[i]) : `,${csvField(row[i])}`;
+    text += '\n';
+  }
+  return text;
+}
 
 /**
  * The facility's members as CSV text, page by page in id order (keyset, so
@@ -39,7 +53,7 @@ export async function* exportMembersCsv(
   maxBytes: number,
   governor: BulkGovernor,
 ): AsyncGenerator<string> {
-  yield `\uFEFF${stringify([MEMBER_CSV_COLUMNS])}`;
+  yield `\uFEFF${csvLines([MEMBER_CSV_COLUMNS])}`;
   let afterId = 0;
   for (;;) {
     await governor.turn();
@@ -48,7 +62,7 @@ export async function* exportMembersCsv(
     const members = await listMembersOfFacility(db, facilityId, filter, page);
     if (members.length === 0) return;
     const rows = members.map((member) => MEMBER_CSV_COLUMNS.map((column) => cellOf(member[column])));
-    const text = stringify(rows, STRINGIFY_OPTIONS);
+    const text = csvLines(rows);
     afterId = members[members.length - 1].id;
     governor.spent(performance.now() - started);
     yield text;
