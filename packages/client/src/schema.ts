@@ -498,8 +498,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Describe the API key of the request
-         * @description Answers the API key's name, its role (`admin` reads and writes, `viewer` only reads) and the facilities it may reach (null for all), and whether authentication is off. It reads nothing else and changes nothing; any valid key may call it.
+         * Describe the caller: the signed-in person or the API key
+         * @description Answers who the caller is (`actor`: the person signed in with the session cookie, or the API key), their roles per facility with the permissions each gives, the facilities they may reach (null for all), and whether authentication is off. It changes nothing; every caller may call it, a person with no role included.
          *
          *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */

@@ -7,7 +7,7 @@ export interface SessionRouteOptions {
   authMode: 'api-key' | 'none';
 }
 
-/** Who the caller is, so that a client (the console) can show the key's facilities and hide writes from viewers. */
+/** Who the caller is, so that a client (the console) can show the caller's facilities and only what their roles allow. */
 export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRouteOptions> = async (app, options) => {
   app.get(
     '/admin/session',
@@ -16,11 +16,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRouteOptions> = asy
       schema: {
         tags: ['session'],
         operationId: 'getSession',
-        summary: 'Describe the API key of the request',
+        summary: 'Describe the caller: the signed-in person or the API key',
         description:
-          "Answers the API key's name, its role (`admin` reads and writes, `viewer` only reads) and the " +
-          'facilities it may reach (null for all), and whether authentication is off. It reads nothing else ' +
-          'and changes nothing; any valid key may call it.',
+          'Answers who the caller is (`actor`: the person signed in with the session cookie, or the API key), ' +
+          'their roles per facility with the permissions each gives, the facilities they may reach (null for ' +
+          'all), and whether authentication is off. It changes nothing; every caller may call it, a person ' +
+          'with no role included.',
         response: { 200: { ...Ref(Session), description: 'The caller' }, ...problemResponses() },
       },
     },
