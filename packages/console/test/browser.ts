@@ -65,11 +65,16 @@ export function describeConsole(
     config?: Partial<Config>;
     /** SQLite in a file, so that a second connection (another process, say) can change it. */
     sqliteOnDisk?: boolean;
+    /**
+     * When the service's and the pages' clocks stand (CONSOLE_TIME unless told). A test with
+     * a session cookie starts at the machine's time: Chromium expires cookies on its own clock.
+     */
+    startAt?: string;
     /** The port to listen on, per database (an identity provider must know the redirect URI first); else any. */
     port?: (dialect: DialectName) => number;
   } = {},
 ): void {
-  const clock = testClock(CONSOLE_TIME);
+  const clock = testClock(options.startAt ?? CONSOLE_TIME);
   describeEachDialect(
     name,
     (api) => {

@@ -1,0 +1,96 @@
+/**
+ * A person in the console, in Chromium, on SQLite and PostgreSQL: the
+ * invitation's link page (the NIST length rule shown), the password sign-in
+ * (a wrong password refused), the facility switcher by name, My account with
+ * the person's roles, sign-out and sign-out everywhere.
+ */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { assertAccessible, assertNoPageProblems, describeConsole, screenshot } from './browser.js';
+import { ADMIN, invitePerson, namedFacility, PASSWORD, signInWithPassword } from './people.js';
+
+describeConsole(
+  'console: a person signs in with a password',
+  ({ api, consoleUrl, newPage }) => {
+    it('sets the password from the invitation, signs in and out, and shows their roles', async () => {
+      const riverside = await namedFacility(api, 'Riverside');
+      const harbour = await namedFacility(api, 'Harbour');
+      const dana = await invitePerson(api, 'Dana Reyes', [
+        { facility_id: riverside.id, role: 'manager' },
+        { facility_id: harbour.id, role: 'viewer' },
+      ]);
+      const page = await newPage();
+      await page.goto(`${consoleUrl()}${dana.link}`);
+      await page.getByRole('heading', { name: 'Welcome: choose your password' }).waitFor();
+      await page.getByText('12 to 128 characters').waitFor();
+      await page.getByLabel('New password').fill('too short');
+      await page.getByRole('button', { name: 'Set password and sign in' }).click();
+      await page.getByText('At least 12 characters (9 so far)').waitFor();
+      await assertAccessible(page, 'invitation link');
+      await screenshot(page, 'link-invitation');
+      // The service's own rules too: not the e-mail address.
+      await page.getByLabel('New password').fill(dana.email);
+      await page.getByRole('button', { name: 'Set password and sign in' }).click();
+      await page.locator('.field-error').waitFor();
+      await page.getByLabel('New password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Set password and sign in' }).click();
+      await page.getByRole('heading', { name: 'Choose a facility' }).waitFor();
+      // Facilities by name, the person's only.
+      const offered = await page
+        .getByRole('list', { name: 'Your facilities' })
+        .getByRole('link')
+        .allTextContents();
+      assert.deepEqual(offered.sort(), [harbour.name, riverside.name].sort());
+      assert.equal((await api.get(`/admin/staff/${dana.id}`, ADMIN)).body.state, 'active');
+
+      // The link works once.
+      await page.goto(`${consoleUrl()}${dana.link}`);
+      await page.getByLabel('New password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Set password and sign in' }).click();
+      await page.getByRole('alert').waitFor();
+      assert.match((await page.getByRole('alert').textContent()) ?? '', /link/i);
+
+      await page.goto(consoleUrl());
+      await page.getByRole('link', { name: 'Dana Reyes' }).click();
+      await page.getByRole('heading', { name: 'My account' }).waitFor();
+      const roles = await page.getByRole('table', { name: 'My roles' }).getByRole('row').allTextContents();
+      assert.ok(
+        roles.some((row) => row.includes(riverside.name) && row.includes('Manager')),
+        roles.join(' | '),
+      );
+      assert.ok(
+        roles.some((row) => row.includes(harbour.name) && row.includes('Viewer')),
+        roles.join(' | '),
+      );
+      await assertAccessible(page, 'my account');
+      await screenshot(page, 'my-account');
+      await page.getByRole('main').getByRole('button', { name: 'Sign out', exact: true }).click();
+      await page.getByLabel('E-mail').waitFor();
+      assert.equal((await api.get('/admin/session', { cookie: await cookieOf(page) })).status, 401);
+
+      await page.getByLabel('E-mail').fill(dana.email);
+      await page.getByLabel('Password').fill('not the password at all');
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByText('The e-mail or the password is not right').waitFor();
+      await signInWithPassword(page, consoleUrl(), dana.email);
+      // The switcher names the facilities; choosing one opens it.
+      await page.getByRole('link', { name: riverside.name }).click();
+      await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+      await page.getByLabel('Facility', { exact: true }).selectOption({ label: harbour.name });
+      await page.waitForURL(new RegExp(`#/f/${harbour.id}/members`));
+      await screenshot(page, 'person-in-facility');
+
+      await page.getByRole('link', { name: 'Dana Reyes' }).click();
+      await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.getByLabel('E-mail').waitFor();
+      assertNoPageProblems(page);
+    });
+  },
+  { startAt: new Date().toISOString() },
+);
+
+async function cookieOf(page: import('playwright-core').Page): Promise<string> {
+  const cookies = await page.context().cookies();
+  return cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
+}
