@@ -23,16 +23,16 @@ describeConsole(
       await page.goto(`${consoleUrl()}${dana.link}`);
       await page.getByRole('heading', { name: 'Welcome: choose your password' }).waitFor();
       await page.getByText('12 to 128 characters').waitFor();
-      await page.getByLabel('New password').fill('too short');
+      await page.getByLabel('New password', { exact: true }).fill('too short');
       await page.getByRole('button', { name: 'Set password and sign in' }).click();
       await page.getByText('At least 12 characters (9 so far)').waitFor();
       await assertAccessible(page, 'invitation link');
       await screenshot(page, 'link-invitation');
       // The service's own rules too: not the e-mail address.
-      await page.getByLabel('New password').fill(dana.email);
+      await page.getByLabel('New password', { exact: true }).fill(dana.email);
       await page.getByRole('button', { name: 'Set password and sign in' }).click();
       await page.locator('.field-error').waitFor();
-      await page.getByLabel('New password').fill(PASSWORD);
+      await page.getByLabel('New password', { exact: true }).fill(PASSWORD);
       await page.getByRole('button', { name: 'Set password and sign in' }).click();
       await page.getByRole('heading', { name: 'Choose a facility' }).waitFor();
       // Facilities by name, the person's only.
@@ -45,7 +45,7 @@ describeConsole(
 
       // The link works once.
       await page.goto(`${consoleUrl()}${dana.link}`);
-      await page.getByLabel('New password').fill(PASSWORD);
+      await page.getByLabel('New password', { exact: true }).fill(PASSWORD);
       await page.getByRole('button', { name: 'Set password and sign in' }).click();
       await page.getByRole('alert').waitFor();
       assert.match((await page.getByRole('alert').textContent()) ?? '', /link/i);

@@ -34,7 +34,7 @@ export async function invitePerson(
 /** Follows an invitation link in the console, chooses the password, and lands signed in. */
 export async function acceptInvitation(page: Page, consoleUrl: string, link: string): Promise<void> {
   await page.goto(`${consoleUrl}${link}`);
-  await page.getByLabel('New password').fill(PASSWORD);
+  await page.getByLabel('New password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Set password and sign in' }).click();
   await page.getByRole('heading', { name: 'Choose a facility' }).waitFor();
 }

@@ -35,12 +35,19 @@ export function StaffPage({ staffUserId }: { staffUserId: number }) {
       { after: person.refresh },
     );
   const setState = (state: 'active' | 'disabled') =>
-    person.write(() => client.staff.update(staffUserId, { state }, { ifMatch: etag }), {
-      notice:
-        state === 'disabled'
-          ? `${user.name} is disabled: their sessions ended.`
-          : `${user.name} may sign in again.`,
-    });
+    person.write(
+      async () => {
+        // A link sent before no longer says what matters (a disabled person's links stop working).
+        setLink(null);
+        await client.staff.update(staffUserId, { state }, { ifMatch: etag });
+      },
+      {
+        notice:
+          state === 'disabled'
+            ? `${user.name} is disabled: their sessions ended.`
+            : `${user.name} may sign in again.`,
+      },
+    );
   return (
     <section>
       <p class="crumbs">

@@ -1,4 +1,5 @@
 import type { Facility, Role, RoleGrant } from '@facility-admin/client';
+import { useId } from 'preact/hooks';
 import { facilityName, ROLE_HINTS, ROLE_WORDS } from '../people';
 
 export const STAFF_ROLES: Role[] = ['owner', 'manager', 'front_desk', 'viewer'];
@@ -25,6 +26,7 @@ export function RolesEditor({
   facilities: readonly Facility[];
   onChange: (roles: RoleGrant[]) => void;
 }) {
+  const id = useId();
   const options: (number | null)[] = [
     null,
     ...facilities.filter((f) => f.status === 'active').map((f) => f.id),
@@ -40,37 +42,39 @@ export function RolesEditor({
       )}
       {roles.map((grant, index) => (
         <div class="role-row" key={index}>
-          <label>
-            <span class="visually-hidden">Facility of role {index + 1}</span>
-            <select
-              value={grant.facility_id === null ? '' : String(grant.facility_id)}
-              onChange={(e) => {
-                const value = e.currentTarget.value;
-                set(index, { ...grant, facility_id: value === '' ? null : Number(value) });
-              }}
-            >
-              {options
-                .filter((id) => id === grant.facility_id || unused.includes(id))
-                .map((id) => (
-                  <option key={id ?? 'all'} value={id === null ? '' : String(id)}>
-                    {facilityName(facilities, id)}
-                  </option>
-                ))}
-            </select>
+          <label class="visually-hidden" for={`${id}-facility-${index}`}>
+            Facility of role {index + 1}
           </label>
-          <label>
-            <span class="visually-hidden">Role {index + 1}</span>
-            <select
-              value={grant.role}
-              onChange={(e) => set(index, { ...grant, role: e.currentTarget.value as Role })}
-            >
-              {STAFF_ROLES.map((role) => (
-                <option key={role} value={role}>
-                  {ROLE_WORDS[role]}
+          <select
+            id={`${id}-facility-${index}`}
+            value={grant.facility_id === null ? '' : String(grant.facility_id)}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              set(index, { ...grant, facility_id: value === '' ? null : Number(value) });
+            }}
+          >
+            {options
+              .filter((choice) => choice === grant.facility_id || unused.includes(choice))
+              .map((choice) => (
+                <option key={choice ?? 'all'} value={choice === null ? '' : String(choice)}>
+                  {facilityName(facilities, choice)}
                 </option>
               ))}
-            </select>
+          </select>
+          <label class="visually-hidden" for={`${id}-role-${index}`}>
+            Role {index + 1}
           </label>
+          <select
+            id={`${id}-role-${index}`}
+            value={grant.role}
+            onChange={(e) => set(index, { ...grant, role: e.currentTarget.value as Role })}
+          >
+            {STAFF_ROLES.map((role) => (
+              <option key={role} value={role}>
+                {ROLE_WORDS[role]}
+              </option>
+            ))}
+          </select>
           <span class="small muted">{ROLE_HINTS[grant.role]}</span>
           <button type="button" onClick={() => onChange(roles.filter((_, i) => i !== index))}>
             Remove<span class="visually-hidden"> role {index + 1}</span>
