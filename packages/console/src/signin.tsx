@@ -44,7 +44,7 @@ export function SignIn({ error, problem, keyFirst = false, onSignedIn }: SignInP
         )}
         {!withKey && oidc && (
           <a class="button wide" href={oidc.url}>
-            Sign in with {oidc.label}
+            {oidc.label}
           </a>
         )}
         <button type="button" class="link" onClick={() => setWithKey(!withKey)}>
