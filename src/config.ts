@@ -158,7 +158,8 @@ function invalid(env: Env, problem: string): void {
 
 /**
  * WORKERS=auto (the default on SQLite) runs one process per core, at most this many:
- * each holds about 130 MB and up to 10 PostgreSQL connections (docs/operations.md).
+ * each process holds its own memory (how much: docs/operations.md) and up to 10 PostgreSQL
+ * connections.
  */
 export const AUTO_WORKERS_CAP = 4;
 

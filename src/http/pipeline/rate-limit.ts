@@ -14,9 +14,10 @@ import type { SharedCounter } from './rate-limit-redis.js';
  * this process again while Redis is unreachable. Must be registered after
  * authentication, whose hook names the key.
  *
- * Written here rather than taken from @fastify/rate-limit: that plugin cost
- * about a tenth of a point read (its async hook chain, LRU store and route
- * options lookups on every request; docs/dependencies.md), and a fixed-window counter is a
+ * Written here rather than taken from @fastify/rate-limit: that plugin was a
+ * visible share of a point read (its async hook chain, LRU store and route
+ * options lookups on every request; docs/dependencies.md,
+ * docs/performance-log.md), and a fixed-window counter is a
  * Map increment or one Redis round trip.
  */
 export function registerRateLimit(

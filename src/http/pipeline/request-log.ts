@@ -82,8 +82,8 @@ const BASE_BINDINGS = `,"pid":${process.pid},"hostname":${JSON.stringify(hostnam
  * pino would write for `log.info({ reqId, method, route, status, ms, key_id },
  * 'request')`, field for field, built here as one template string and
  * written straight to the logger's stream, so it stays in order with pino's
- * own lines. pino's generic serialization of each key cost a tenth of a
- * point read (docs/performance-log.md); these fields are known, and every string
+ * own lines. pino's generic serialization of each key was a visible share of
+ * a point read (docs/performance-log.md); these fields are known, and every string
  * among them is safe to print as it is but the route, which is escaped. Not
  * registered when info lines are off.
  */

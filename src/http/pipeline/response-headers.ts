@@ -17,8 +17,8 @@ const EVERY_RESPONSE_HEADERS = {
  * or run as a page. The docs page sets its own Content-Security-Policy
  * (@fastify/swagger-ui's staticCSP), and a web console would set its own and
  * cache its hashed assets. The headers meant for HTML pages (helmet's set)
- * are left out of the API: they cost a quarter of a microsecond each on
- * every answer and protect no JSON body.
+ * are left out of the API: each costs time on every answer
+ * (docs/performance-log.md) and protects no JSON body.
  */
 const API_RESPONSE_HEADERS = {
   'cache-control': 'no-store',

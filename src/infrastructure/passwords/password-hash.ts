@@ -6,7 +6,7 @@ import { normalizePassword } from './password-rules.js';
  * summary: m=19456 (19 MiB), t=2, p=1 (one of its five equivalent ones; the others trade memory
  * for passes). They are the library's defaults too, set here so that an upgrade of the library
  * cannot change them unseen. Its 46 MiB configuration would hold more than twice the memory per
- * sign-in in a process that runs in about 130 MB (docs/operations.md). The time one hash takes
+ * sign-in, a large share of a process's memory (docs/operations.md). The time one hash takes
  * is in docs/performance-log.md.
  */
 export const ARGON2ID_PARAMETERS = {

@@ -49,7 +49,8 @@ const firstWholeServiceEntry = prepareQuery<{ afterId: number }, { id: number }>
  * API key for every facility gives or takes access to this one too), in id
  * order. Each is a page read of its range of the (facility_id, id) index,
  * merged here (mergeReads); as one SQL union, the page's byte budget was
- * computed over both twice, and a page took 2 to 4 times as long on SQLite.
+ * computed over both twice, and a page took several times as long on SQLite
+ * (docs/performance-log.md).
  * A prepared probe, run beside the facility's read, finds the first
  * whole-service entry after the cursor; that range is read only when the
  * entry falls within the page: in most deployments there are a few, with low

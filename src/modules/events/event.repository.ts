@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import type { EventsTable } from '../../db/schema.js';
 
 /**
  * Where a reader of a facility's feed stands: after the event `id`. A
@@ -13,17 +14,8 @@ export interface FeedPosition {
 
 export const FEED_START: FeedPosition = { id: 0 };
 
-export interface EventRow {
-  id: number;
-  facility_id: number;
-  type: string;
-  resource: string;
-  occurred_at: string;
-  /** The JSON text of `data`, sent as it is stored. */
-  data: string;
-  /** The JSON text of who did it; null for events from before actors were recorded. */
-  actor: string | null;
-}
+/** An event as the feed reads it: `data` and `actor` are JSON text, sent as stored. */
+export type EventRow = Selectable<EventsTable>;
 
 export interface FeedFilter {
   facilityId: number;

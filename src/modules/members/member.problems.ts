@@ -1,4 +1,4 @@
-import { defineProblems } from '../../core/errors.js';
+import { defineProblems, type ErrorCode } from '../../core/errors.js';
 
 declare module '../../core/errors.js' {
   interface ErrorCodes {
@@ -56,3 +56,13 @@ defineProblems({
     },
   },
 });
+
+/** What a new member's fields and plan can be refused for: codes of its POST, and of an import's rows. */
+export const MEMBER_FIELD_PROBLEMS = [
+  'member_email_conflict',
+  'member_external_id_conflict',
+  'plan_full',
+  'invalid_plan',
+  'member_too_young',
+  'waiver_required',
+] as const satisfies readonly ErrorCode[];

@@ -18,6 +18,7 @@ import {
   Ref,
 } from '../../http/vocabulary/schemas.js';
 import { IdempotencyHeaders } from '../../infrastructure/idempotency/idempotency.hooks.js';
+import { MEMBER_FIELD_PROBLEMS } from './member.problems.js';
 import {
   Member,
   MemberCreate,
@@ -31,7 +32,6 @@ import {
 import { createMember, patchMember } from './member.service.js';
 import { deleteMember } from './member-delete.service.js';
 import { getMember, listMembersOfFacility } from './member-read.service.js';
-import './member.problems.js';
 import '../freezes/freeze.problems.js';
 
 const trimNames = trimBodyFields('first_name', 'last_name');
@@ -63,16 +63,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: Ref(MemberCreate),
         response: {
           201: Resource(Member, { description: 'The created member', created: true }),
-          ...problemResponses(
-            'member_email_conflict',
-            'member_external_id_conflict',
-            'plan_full',
-            'invalid_plan',
-            'member_too_young',
-            'waiver_required',
-            ...IDEMPOTENCY_PROBLEMS,
-            ...BODY_PROBLEMS,
-          ),
+          ...problemResponses(...MEMBER_FIELD_PROBLEMS, ...IDEMPOTENCY_PROBLEMS, ...BODY_PROBLEMS),
         },
       },
       preValidation: trimNames,

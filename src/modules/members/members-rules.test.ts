@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertInvalid, assertProblem, describeEachDialect, testClock } from '../../../test/harness.js';
+import { memberRequests, shiftDate } from './members.fixtures.js';
 
 /**
  * Members: a unique email per facility, and dates against today in the
@@ -10,41 +11,11 @@ import { assertInvalid, assertProblem, describeEachDialect, testClock } from '..
 /** The app's clock: "today" is the same day all through a test, whenever it runs. */
 const clock = testClock('2026-08-14T12:00:00.000Z');
 const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(clock.now());
-/** A YYYY-MM-DD date moved by whole years (29 February becomes the 28th) and then by days. */
-function shiftDate(date: string, years: number, days = 0): string {
-  const [y, m, d] = date.split('-').map(Number);
-  const shifted = new Date(Date.UTC(y + years, m - 1, d));
-  if (shifted.getUTCMonth() !== m - 1) shifted.setUTCDate(0);
-  shifted.setUTCDate(shifted.getUTCDate() + days);
-  return shifted.toISOString().slice(0, 10);
-}
-const _nulls = (fields: string) => Object.fromEntries(fields.split(' ').map((field) => [field, null]));
-const _MEMBER_FIELDS = [
-  ...'allowed_transitions created_at date_of_birth deleted_at email ends_on external_id facility_id first_name id'.split(
-    ' ',
-  ),
-  ...'joined_on last_name notes phone plan_id role sport_id status status_changed_at status_reason'.split(
-    ' ',
-  ),
-  ...'updated_at waiver_signed_at'.split(' '),
-];
 
 describeEachDialect(
   'members: unique emails and dates',
   (api) => {
-    const membersUrl = (facility: number | string) => `/admin/facilities/${facility}/members`;
-    const memberUrl = (facility: number, id: number | string) => `${membersUrl(facility)}/${id}`;
-    const post = (facility: number, body: object) => api.post(membersUrl(facility), body);
-    const patch = (facility: number, id: number | string, body: object) =>
-      api.patch(memberUrl(facility, id), body);
-    const read = async (facility: number, id: number) => (await api.get(memberUrl(facility, id))).body;
-    async function createMember(facility: number, body: object = { first_name: 'Ann' }) {
-      const response = await post(facility, body);
-      assert.equal(response.status, 201, response.text);
-      return response.body;
-    }
-    const setPolicy = async (facility: number, body: object) =>
-      assert.equal((await api.patch(`/admin/facilities/${facility}/policy`, body)).status, 200);
+    const { memberUrl, post, patch, read, createMember, setPolicy } = memberRequests(api);
 
     test('email is unique per facility ignoring case: 409 member_email_conflict on create and PATCH', async () => {
       const facility = api.newFacility();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertInvalid, describeEachDialect, testClock } from '../../../test/harness.js';
+import { MEMBER_FIELDS, memberRequests, nulls } from './members.fixtures.js';
 
 /**
  * Members: creating one, its fields and their rules, joined_on today in the
@@ -11,41 +12,11 @@ import { assertInvalid, describeEachDialect, testClock } from '../../../test/har
 /** The app's clock: "today" is the same day all through a test, whenever it runs. */
 const clock = testClock('2026-08-14T12:00:00.000Z');
 const todayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(clock.now());
-/** A YYYY-MM-DD date moved by whole years (29 February becomes the 28th) and then by days. */
-function _shiftDate(date: string, years: number, days = 0): string {
-  const [y, m, d] = date.split('-').map(Number);
-  const shifted = new Date(Date.UTC(y + years, m - 1, d));
-  if (shifted.getUTCMonth() !== m - 1) shifted.setUTCDate(0);
-  shifted.setUTCDate(shifted.getUTCDate() + days);
-  return shifted.toISOString().slice(0, 10);
-}
-const nulls = (fields: string) => Object.fromEntries(fields.split(' ').map((field) => [field, null]));
-const MEMBER_FIELDS = [
-  ...'allowed_transitions created_at date_of_birth deleted_at email ends_on external_id facility_id first_name id'.split(
-    ' ',
-  ),
-  ...'joined_on last_name notes phone plan_id role sport_id status status_changed_at status_reason'.split(
-    ' ',
-  ),
-  ...'updated_at waiver_signed_at'.split(' '),
-];
 
 describeEachDialect(
   'members: create and fields',
   (api) => {
-    const membersUrl = (facility: number | string) => `/admin/facilities/${facility}/members`;
-    const memberUrl = (facility: number, id: number | string) => `${membersUrl(facility)}/${id}`;
-    const post = (facility: number, body: object) => api.post(membersUrl(facility), body);
-    const patch = (facility: number, id: number | string, body: object) =>
-      api.patch(memberUrl(facility, id), body);
-    const read = async (facility: number, id: number) => (await api.get(memberUrl(facility, id))).body;
-    async function createMember(facility: number, body: object = { first_name: 'Ann' }) {
-      const response = await post(facility, body);
-      assert.equal(response.status, 201, response.text);
-      return response.body;
-    }
-    const setPolicy = async (facility: number, body: object) =>
-      assert.equal((await api.patch(`/admin/facilities/${facility}/policy`, body)).status, 200);
+    const { membersUrl, memberUrl, post, patch, read, createMember, setPolicy } = memberRequests(api);
 
     test('create with only first_name fills the defaults; joined_on is today in the facility timezone', async () => {
       // 25 hours apart, so the two zones never share a date: joined_on cannot be right by chance.

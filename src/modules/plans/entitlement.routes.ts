@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { invalidField } from '../../core/errors.js';
 import { replyWithResource } from '../../http/replies/resource-reply.js';
 import { writeContextOf } from '../../http/replies/write-request.js';
@@ -18,11 +19,20 @@ import {
   removePlanEntitlement,
   replacePlanEntitlements,
   setPlanEntitlement,
+  type Versioned,
 } from './entitlement.service.js';
 import { PlanParams } from './plan.schemas.js';
 import './plan.problems.js';
 
 const COLLECTION = '/admin/facilities/:facility_id/plans/:plan_id/entitlements';
+
+/** The collection's answer: the plan's entitlements under its entitlements counter. */
+function replyWithCollection(
+  reply: FastifyReply,
+  { value, version }: Versioned<Entitlement[]>,
+): FastifyReply {
+  return replyWithResource(reply, entitlementCollectionRepresentation, { entitlements: value }, { version });
+}
 
 export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -45,13 +55,7 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { facility_id, plan_id } = request.params;
-      const { value, version } = await getEntitlements(app.db, facility_id, plan_id);
-      return replyWithResource(
-        reply,
-        entitlementCollectionRepresentation,
-        { entitlements: value },
-        { version },
-      );
+      return replyWithCollection(reply, await getEntitlements(app.db, facility_id, plan_id));
     },
   );
 
@@ -80,19 +84,14 @@ export const entitlementRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { facility_id, plan_id } = request.params;
-      const { value, version } = await replacePlanEntitlements(
+      const replaced = await replacePlanEntitlements(
         app.db,
         writeContextOf(request),
         facility_id,
         plan_id,
         request.body.entitlements,
       );
-      return replyWithResource(
-        reply,
-        entitlementCollectionRepresentation,
-        { entitlements: value },
-        { version },
-      );
+      return replyWithCollection(reply, replaced);
     },
   );
 

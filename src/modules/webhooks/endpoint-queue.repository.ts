@@ -1,17 +1,10 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import type { EventsTable } from '../../db/schema.js';
 import type { EndpointRow } from './webhook-endpoint.repository.js';
 
 /** An event as an endpoint's queue reads it from the journal. */
-export interface QueuedEvent {
-  id: number;
-  facility_id: number;
-  type: string;
-  resource: string;
-  occurred_at: string;
-  data: string;
-  actor: string | null;
-}
+export type QueuedEvent = Selectable<EventsTable>;
 
 /**
  * Enabled endpoints that have work and that no process serves now: events

@@ -5,10 +5,10 @@
  * 410, or whose every delivery failed for 5 days, is disabled and says why.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { eventually } from '../../../test/eventually.js';
 import { describeEachDialect } from '../../../test/harness.js';
-import { type Receiver, startReceiver, startTestWorker, WEBHOOK_TEST_CONFIG } from './webhook.fixtures.js';
+import { receiverForSuite, startTestWorker, WEBHOOK_TEST_CONFIG } from './webhook.fixtures.js';
 
 const f = (facility: number) => `/admin/facilities/${facility}`;
 
@@ -25,13 +25,8 @@ interface Delivery {
 describeEachDialect(
   'webhook deliveries: failures and retries',
   (api) => {
-    let receiver: Receiver;
-    before(async () => {
-      receiver = await startReceiver();
-    });
-    after(() => receiver.close());
-    const forFacility = (facility: number) =>
-      receiver.received.filter((r) => JSON.parse(r.body).facility_id === facility);
+    const receiver = receiverForSuite();
+    const { forFacility } = receiver;
     const endpoint = async (facility: number) => {
       const created = await api.post(`${f(facility)}/webhook-endpoints`, { url: receiver.url });
       assert.equal(created.status, 201, created.text);

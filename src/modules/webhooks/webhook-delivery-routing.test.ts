@@ -6,27 +6,22 @@
  * message was seen, never after a pause.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { eventually } from '../../../test/eventually.js';
 import { assertProblem, describeEachDialect } from '../../../test/harness.js';
 import type { App } from '../../app.js';
 import { openDatabase } from '../../db/database.js';
 import { deliveryWorkerSettings } from '../../modules.js';
 import { startDeliveryWorker } from './delivery.worker.js';
-import { type Receiver, startReceiver, startTestWorker, WEBHOOK_TEST_CONFIG } from './webhook.fixtures.js';
+import { receiverForSuite, startTestWorker, WEBHOOK_TEST_CONFIG } from './webhook.fixtures.js';
 
 const f = (facility: number) => `/admin/facilities/${facility}`;
 
 describeEachDialect(
   'webhook deliveries: who gets what',
   (api) => {
-    let receiver: Receiver;
-    before(async () => {
-      receiver = await startReceiver();
-    });
-    after(() => receiver.close());
-    const forFacility = (facility: number) =>
-      receiver.received.filter((r) => JSON.parse(r.body).facility_id === facility);
+    const receiver = receiverForSuite();
+    const { forFacility } = receiver;
     /** The types each endpoint (told apart by its URL's query) received, in order. */
     const typesAt = (facility: number, name: string) =>
       forFacility(facility)

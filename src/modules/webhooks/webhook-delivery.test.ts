@@ -6,24 +6,19 @@
  * change arrives is the benchmark's to say, not a test's.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { eventually } from '../../../test/eventually.js';
 import { describeEachDialect } from '../../../test/harness.js';
-import { type Receiver, startReceiver, startTestWorker, WEBHOOK_TEST_CONFIG } from './webhook.fixtures.js';
+import { receiverForSuite, startTestWorker, WEBHOOK_TEST_CONFIG } from './webhook.fixtures.js';
 
 const f = (facility: number) => `/admin/facilities/${facility}`;
 
 describeEachDialect(
   'webhook deliveries: what arrives',
   (api) => {
-    let receiver: Receiver;
-    before(async () => {
-      receiver = await startReceiver();
-    });
-    after(() => receiver.close());
-    const forFacility = (facility: number) =>
-      receiver.received.filter((r) => JSON.parse(r.body).facility_id === facility);
+    const receiver = receiverForSuite();
+    const { forFacility } = receiver;
     const endpoint = async (facility: number) => {
       const created = await api.post(`${f(facility)}/webhook-endpoints`, { url: receiver.url });
       assert.equal(created.status, 201, created.text);

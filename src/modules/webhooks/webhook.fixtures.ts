@@ -2,6 +2,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import type { App } from '../../app.js';
 import type { Db } from '../../db/database.js';
 import { deliveryWorkerSettings } from '../../modules.js';
@@ -50,6 +51,27 @@ export async function startReceiver(): Promise<Receiver> {
     answers,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * A receiver for the suite that calls this: listening before its tests,
+ * closed after them. `forFacility` is what the changes of one facility
+ * brought (each test uses a facility of its own).
+ */
+export function receiverForSuite(): Receiver & { forFacility(facility: number): Received[] } {
+  const suite = {
+    url: '',
+    received: [] as Received[],
+    answers: [] as number[],
+    close: async () => {},
+    forFacility: (facility: number) =>
+      suite.received.filter((r) => JSON.parse(r.body).facility_id === facility),
+  };
+  before(async () => {
+    Object.assign(suite, await startReceiver());
+  });
+  after(() => suite.close());
+  return suite;
 }
 
 /** The app's delivery worker, fast: polling every 20 ms and retrying after 50 ms. */

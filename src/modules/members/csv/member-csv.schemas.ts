@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
 import type { ErrorCode } from '../../../core/errors.js';
 import { StringEnum } from '../../../http/vocabulary/schemas.js';
+import { MEMBER_FIELD_PROBLEMS } from '../member.problems.js';
 import { MemberListQuery } from '../member.schemas.js';
-import '../member.problems.js';
 
 const csvExample =
   'external_id;first_name;last_name;email;plan_id;status;notes\r\n' +
@@ -68,12 +68,7 @@ export const MemberImportQuery = Type.Object(
 /** What a POST or PATCH of a member can answer about its fields, its plan and its status. */
 const ROW_ERROR_CODES = [
   'validation_error',
-  'member_email_conflict',
-  'member_external_id_conflict',
-  'plan_full',
-  'invalid_plan',
-  'member_too_young',
-  'waiver_required',
+  ...MEMBER_FIELD_PROBLEMS,
   'invalid_status_transition',
   'freeze_not_allowed',
   'freeze_overlap',

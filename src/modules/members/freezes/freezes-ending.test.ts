@@ -8,26 +8,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertProblem, describeEachDialect, testClock } from '../../../../test/harness.js';
 import { runSchedule } from '../member-schedule.fixtures.js';
+import { freezeRequests } from './freezes.fixtures.js';
 
 const clock = testClock('2026-02-20T12:00:00.000Z');
 
 describeEachDialect(
   'freezes: ending one',
   (api) => {
-    const membersUrl = (facility: number) => `/admin/facilities/${facility}/members`;
-    const setPolicy = async (facility: number, body: object) =>
-      assert.equal((await api.patch(`/admin/facilities/${facility}/policy`, body)).status, 200);
-    async function newMember(facility: number, body: object = {}) {
-      const created = await api.post(membersUrl(facility), { first_name: 'Ann', ...body });
-      assert.equal(created.status, 201, created.text);
-      const url = `${membersUrl(facility)}/${created.body.id}`;
-      return { id: created.body.id as number, url, freezes: `${url}/freezes` };
-    }
-    async function freeze(url: string, body: object) {
-      const response = await api.post(url, body);
-      assert.equal(response.status, 201, response.text);
-      return response.body;
-    }
+    const { membersUrl, setPolicy, newMember, freeze } = freezeRequests(api);
 
     test('DELETE of a planned freeze: it never starts; again changes nothing', async () => {
       clock.set('2026-04-10T09:00:00.000Z');

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { assertInvalid, assertProblem, describeEachDialect, testClock } from '../../../../test/harness.js';
 import { eventsOf } from '../../audit/audit.fixtures.js';
 import { runSchedule } from '../member-schedule.fixtures.js';
+import { freezeRequests } from './freezes.fixtures.js';
 
 const clock = testClock('2026-02-20T12:00:00.000Z');
 const FREEZE_FIELDS = ['cancelled_at', 'created_at', 'ends_on', 'id', 'member_id', 'reason', 'starts_on'];
@@ -11,20 +12,7 @@ const FREEZE_FIELDS = ['cancelled_at', 'created_at', 'ends_on', 'id', 'member_id
 describeEachDialect(
   'freezes',
   (api) => {
-    const membersUrl = (facility: number) => `/admin/facilities/${facility}/members`;
-    const setPolicy = async (facility: number, body: object) =>
-      assert.equal((await api.patch(`/admin/facilities/${facility}/policy`, body)).status, 200);
-    async function newMember(facility: number, body: object = {}) {
-      const created = await api.post(membersUrl(facility), { first_name: 'Ann', ...body });
-      assert.equal(created.status, 201, created.text);
-      const url = `${membersUrl(facility)}/${created.body.id}`;
-      return { id: created.body.id as number, url, freezes: `${url}/freezes` };
-    }
-    async function freeze(url: string, body: object) {
-      const response = await api.post(url, body);
-      assert.equal(response.status, 201, response.text);
-      return response.body;
-    }
+    const { membersUrl, setPolicy, newMember, freeze } = freezeRequests(api);
 
     test('POST plans a freeze: 201, Location, every field', async () => {
       clock.set('2026-02-20T12:00:00.000Z');
