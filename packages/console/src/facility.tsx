@@ -79,7 +79,8 @@ export function FacilityChooser({ loading }: { loading: boolean }) {
           {!loading && ids.length === 0 && (
             <p class="muted">{scoped ? 'You have no facility yet.' : 'No facility has a name yet.'}</p>
           )}
-          {ids.length > 0 && (
+          {/* Names first: a list of bare numbers that turn into names would move under the pointer. */}
+          {!loading && ids.length > 0 && (
             <ul class="facility-list" aria-label="Your facilities">
               {ids.map((id) => (
                 <li key={id}>
