@@ -36,7 +36,7 @@ describeConsole(
       await page.getByRole('button', { name: 'Set password and sign in' }).click();
       await page.getByRole('heading', { name: 'Choose a facility' }).waitFor();
       // Facilities by name, the person's only.
-    await page.getByRole('link', { name: riverside.name }).waitFor();
+      await page.getByRole('link', { name: riverside.name }).waitFor();
       const offered = await page
         .getByRole('list', { name: 'Your facilities' })
         .getByRole('link')
