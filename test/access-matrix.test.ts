@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { revokeApiKey } from '../src/infrastructure/api-keys/api-key.repository.js';
 import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
-import { ACCESS, bearer, CREDENTIALS, NEEDS_EVERY_FACILITY, ROLES } from './access-table.js';
+import { ACCESS, bearer, CREDENTIALS, NEEDS_EVERY_FACILITY, PERSON_ONLY, ROLES } from './access-table.js';
 import { OPERATIONS, type Operation, successStatuses } from './api-document.js';
 import { facilityState, unclassifiedTables } from './facility-state.js';
 import { assertProblem, describeEachDialect } from './harness.js';
@@ -35,11 +35,11 @@ describeEachDialect(
     /** The operation's example request in a new facility, sent with the given headers. */
     async function sendAs(
       operation: Operation,
-      headersFor: (facility: number) => Promise<Record<string, string>>,
+      headersFor: (facility: number, person?: Record<string, string>) => Promise<Record<string, string>>,
     ) {
       const context: ExampleContext = { api, facility: api.newFacility(), auth: admin };
       const request = await exampleRequest(operation, context);
-      const headers = await headersFor(context.facility);
+      const headers = await headersFor(context.facility, request.person);
       const before = await facilityState(api.app, context.facility);
       const response = await inject(api.app, { ...request, headers: { ...request.headers, ...headers } });
       const written = (await facilityState(api.app, context.facility)) !== before;
@@ -111,7 +111,11 @@ describeEachDialect(
             const { response, written, where } = await sendAs(operation, (f) =>
               CREDENTIALS[role](api.app, [f]),
             );
-            if (allowed) {
+            const personOnly = PERSON_ONLY[operation.operationId];
+            if (allowed && personOnly) {
+              assertProblem(response, personOnly.status, personOnly.code);
+              assert.equal(written, false, `${where} refused a key but wrote`);
+            } else if (allowed) {
               const expected = successStatuses(operation);
               assert.ok(expected.includes(response.status), `${where}: ${response.status} ${response.text}`);
             } else {
@@ -121,7 +125,15 @@ describeEachDialect(
           });
         }
 
-        if (scoped(operation)) {
+        if (PERSON_ONLY[operation.operationId]) {
+          test('a key cannot: the person the example signed in, with a role in one facility, may call it', async () => {
+            const { response, where } = await sendAs(operation, async (_facility, person) => {
+              assert.ok(person, `the example of ${operation.operationId} signs no person in`);
+              return person;
+            });
+            assert.ok(successStatuses(operation).includes(response.status), `${where}: ${response.text}`);
+          });
+        } else if (scoped(operation)) {
           test('an admin key of another facility is 403 forbidden and writes nothing', async () => {
             const other = api.newFacility();
             const { response, written, where } = await sendAs(operation, () =>

@@ -69,11 +69,25 @@ export const NEEDS_EVERY_FACILITY = new Set([
   'revokeApiKey',
 ]);
 
+/**
+ * Operations on one's own account that only a person signed in can do: every
+ * role has them (`account`), a key gets this problem instead, and the
+ * example's person (ExampleRequest.person) succeeds.
+ */
+export const PERSON_ONLY: Record<string, { status: number; code: string }> = {
+  changePassword: { status: 403, code: 'person_only' },
+  // A key has no sessions: whichever id, none of its own.
+  endMySession: { status: 404, code: 'session_not_found' },
+};
+
 export const ACCESS: Record<string, Row> = {
   //                        admin  viewer
   getSession: read,
   signOut: read,
   signOutEverywhere: read,
+  changePassword: read,
+  listMySessions: read,
+  endMySession: read,
   listPlanTemplates: read,
 
   listFacilities: read,

@@ -24,6 +24,7 @@ const NOT_FOUND: Record<string, { code: ErrorCode; unknown: string }> = {
   import_id: { code: 'import_not_found', unknown: MAX_SAFE },
   staff_user_id: { code: 'staff_not_found', unknown: MAX_SAFE },
   api_key_id: { code: 'api_key_not_found', unknown: MAX_SAFE },
+  session_id: { code: 'session_not_found', unknown: MAX_SAFE },
   key: { code: 'entitlement_not_found', unknown: 'never_set' },
 };
 /** PUT of one entitlement creates the key it names: an unknown key is not an error there. */

@@ -28,6 +28,11 @@ export interface ExampleRequest {
   /** The body; the document's example when left out. */
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * For an operation on one's own account that a key cannot do (test/access-table.ts, PERSON_ONLY):
+   * the headers of the person the example signed in, as the console sends them.
+   */
+  person?: Record<string, string>;
 }
 
 type Example = (context: ExampleContext, documented: unknown) => Promise<ExampleRequest>;
@@ -143,7 +148,7 @@ const people = {
       name: 'Example Person',
       roles: [{ facility_id: context.facility, role: 'viewer' }],
     }),
-  /** A person who has set their password. */
+  /** A person who has set their password, with the headers of the session that signed them in. */
   signedUpPerson: async (context: ExampleContext) => {
     const invited = await people.person(context);
     const used = await context.api.post(
@@ -152,7 +157,9 @@ const people = {
       SAME_ORIGIN,
     );
     assert.equal(used.status, 200, used.text);
-    return invited;
+    const cookie = /^((?:__Host-)?fa_session=[^;]+);/.exec(String(used.headers['set-cookie']))?.[1];
+    assert.ok(cookie, String(used.headers['set-cookie']));
+    return { ...invited, session: { cookie, ...SAME_ORIGIN } as Record<string, string> };
   },
 };
 
@@ -163,6 +170,22 @@ export const EXAMPLES: Record<string, Example> = {
   signOut: async () => ({}),
   signOutEverywhere: async () => ({}),
   getSignInOptions: async () => ({}),
+  changePassword: async (context) => ({
+    body: { current_password: PERSON_PASSWORD, new_password: 'another unusual passphrase' },
+    person: (await people.signedUpPerson(context)).session,
+  }),
+  listMySessions: async () => ({}),
+  endMySession: async (context) => {
+    const person = await people.signedUpPerson(context);
+    const session = await context.api.app.db
+      .selectFrom('staff_sessions')
+      .select('id')
+      .where('staff_user_id', '=', person.id)
+      .executeTakeFirstOrThrow();
+    return { params: { session_id: session.id }, person: person.session };
+  },
+  // Open: 202 whatever the e-mail (nothing is sent without SMTP_URL).
+  requestPasswordReset: async () => ({ body: { email: `forgot.${next()}@example.com` } }),
   // Open operations: a person made through the API signs in (the console's own page sends Sec-Fetch-Site).
   signIn: async (context) => {
     const { email } = await people.signedUpPerson(context);
@@ -301,6 +324,8 @@ export interface PreparedRequest {
   payload?: string;
   /** The path parameters the url was filled with. */
   params: Record<string, string>;
+  /** The person's headers, for an operation on one's own account (ExampleRequest.person). */
+  person?: Record<string, string>;
 }
 
 /**
@@ -328,7 +353,9 @@ export async function exampleRequest(
   const query = new URLSearchParams(request.query ?? {}).toString();
   const url = query ? `${path}?${query}` : path;
   const headers = { ...request.headers };
-  if (operation.bodyTypes.length === 0) return { method: operation.method, url, headers, params: values };
+  const person = request.person;
+  if (operation.bodyTypes.length === 0)
+    return { method: operation.method, url, headers, params: values, person };
   const body = request.body ?? operation.bodyExample;
   const contentType = operation.bodyTypes[0];
   return {
@@ -337,6 +364,7 @@ export async function exampleRequest(
     headers: { 'content-type': contentType, ...headers },
     payload: typeof body === 'string' ? body : JSON.stringify(body ?? {}),
     params: values,
+    person,
   };
 }
 

@@ -32,8 +32,10 @@ type Expected =
       resourceId: 'created' | 'facility' | 'any' | { param: string };
       /** The trail the entry is in: the facility's (default), or the created facility's. */
       trail?: 'created';
+      /** Done by the person the example signed in, not the key (test/access-table.ts, PERSON_ONLY). */
+      by?: 'person';
     }
-  | { notAudited: string };
+  | { notAudited: string; by?: 'person' };
 const param = (name: string) => ({ param: name });
 
 const WRITES: Record<string, Expected> = {
@@ -41,6 +43,12 @@ const WRITES: Record<string, Expected> = {
   signInWithLink: { notAudited: "the link's use is journaled as the person's own change, not the key's" },
   signOut: { notAudited: 'a session is a sign-in, not a change of data' },
   signOutEverywhere: { notAudited: 'a session is a sign-in, not a change of data' },
+  endMySession: { notAudited: 'a session is a sign-in, not a change of data', by: 'person' },
+  // Their own change: the entry names the person (with a viewer role in the facility), not the key.
+  changePassword: { resourceType: 'staff_user', action: 'update', resourceId: 'any', by: 'person' },
+  requestPasswordReset: {
+    notAudited: 'a link changes no field of the person; its use does (password, state)',
+  },
   resendStaffInvitation: {
     notAudited: 'a link changes no field of the person; its use does (password, state)',
   },
@@ -105,6 +113,7 @@ interface AuditEntry {
   action: string;
   api_key_id: number | null;
   api_key_name: string;
+  actor: { type: string; id: number | null; name: string };
   changes: Record<string, { before: unknown; after: unknown }>;
   request_id: string | null;
 }
@@ -170,7 +179,10 @@ describeEachDialect(
         const request = await exampleRequest(operation, context);
         const seen = new Set((await trailOf(facility)).map((entry) => entry.id));
         clock.advanceMs(60_000);
-        const response = await inject(api.app, { ...request, headers: { ...request.headers, ...auth } });
+        const byPerson = expected.by === 'person';
+        assert.ok(!byPerson || request.person, `the example of ${operation.operationId} signs no person in`);
+        const caller = byPerson ? (request.person ?? {}) : auth;
+        const response = await inject(api.app, { ...request, headers: { ...request.headers, ...caller } });
         assert.ok(response.status >= 200 && response.status < 300, `${response.status} ${response.text}`);
         if ('notAudited' in expected) return;
         if (operation.operationId === 'importMembers') {
@@ -193,11 +205,16 @@ describeEachDialect(
           `${operation.operationId}: no ${expected.resourceType} ${expected.action} entry; it wrote ${JSON.stringify(written)}`,
         );
         for (const entry of ofTheWrite) {
-          assert.deepEqual(
-            [entry.api_key_id, entry.api_key_name],
-            [key.id, KEY_NAME],
-            `${operation.operationId}: the entry names the key that wrote`,
-          );
+          if (byPerson) {
+            assert.deepEqual(entry.actor.type, 'staff_user', `${operation.operationId}: the person wrote`);
+            assert.equal(entry.api_key_id, null);
+          } else {
+            assert.deepEqual(
+              [entry.api_key_id, entry.api_key_name],
+              [key.id, KEY_NAME],
+              `${operation.operationId}: the entry names the key that wrote`,
+            );
+          }
           assert.equal(entry.facility_id, trailFacility);
           if (expected.resourceId !== 'any') {
             assert.equal(entry.request_id, response.headers['x-request-id'], 'the request that wrote');
@@ -214,6 +231,13 @@ describeEachDialect(
         const text = JSON.stringify(trail);
         const secrets = [key.secret, hashSecret(key.secret), ...(await storedSecrets(facility))];
         if (typeof response.body?.secret === 'string') secrets.push(response.body.secret);
+        // Passwords a body sent (a password change's), and the session a person's write set.
+        const sent = request.headers['content-type'] === 'application/json' ? request.payload : undefined;
+        for (const [field, value] of Object.entries(JSON.parse(sent ?? '{}'))) {
+          if (field.includes('password') && typeof value === 'string') secrets.push(value);
+        }
+        const cookie = /fa_session=([^;]+)/.exec(String(response.headers['set-cookie'] ?? ''))?.[1];
+        if (cookie) secrets.push(cookie);
         for (const secret of secrets) {
           assert.equal(text.includes(secret), false, `${operation.operationId}: a secret is in the trail`);
           // Without its prefix too (fa_…, whsec_…).

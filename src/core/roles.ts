@@ -31,7 +31,8 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 /** What each permission lets a caller do, as the docs say it. */
 export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
-  account: 'see and end their own session (anyone signed in, with or without a role)',
+  account:
+    'see and end their own sessions and change their own password (anyone signed in, with or without a role)',
   read: 'read the facility (members, plans, policy, audit trail, change feed, exports)',
   'members.write': 'create and edit members, change their status, plan and cancel freezes',
   'members.delete': 'delete members',

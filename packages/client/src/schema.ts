@@ -501,7 +501,7 @@ export interface paths {
          * Describe the API key of the request
          * @description Answers the API key's name, its role (`admin` reads and writes, `viewer` only reads) and the facilities it may reach (null for all), and whether authentication is off. It reads nothing else and changes nothing; any valid key may call it.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         get: operations["getSession"];
         put?: never;
@@ -514,7 +514,7 @@ export interface paths {
          * Sign out
          * @description Ends the session of the cookie and clears the cookie; with an API key, nothing to end: 204 too.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         delete: operations["signOut"];
         options?: never;
@@ -555,9 +555,95 @@ export interface paths {
          * End every session of the signed-in person
          * @description Ends every session of the person signed in, on every device, this one included; with an API key, nothing to end: 204 too.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own session (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         post: operations["signOutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/session/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change my password
+         * @description A person signed in changes their own password: `current_password` must be right (else 403 `current_password_wrong`, counted like a failed sign-in: past `SIGN_IN_FAILURES_PER_ACCOUNT` per window, 429), `new_password` follows the rules (12 to 128 characters, not the e-mail nor the product's name, not a common password: 400 naming `/new_password`). Every session of the person ends, this one included, and a new session takes its place: the answer sets its cookie (a new secret, the same end of life). With an API key: 403 `person_only`.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
+         */
+        put: operations["changePassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/session/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my sessions
+         * @description The signed-in person's sessions that have not ended, newest first (at most 100), `current` marking this one. Never a session's secret. An API key has none: an empty list.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
+         */
+        get: operations["listMySessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/session/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of my sessions
+         * @description Ends one of the signed-in person's sessions, on every instance from its next request (this one too: then the cookie is cleared, as by signing out). Another person's session, or one that ended: 404 `session_not_found`; an API key has no sessions.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
+         */
+        delete: operations["endMySession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/session/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forgot password: e-mail me a reset link
+         * @description Open to anyone: when `SMTP_URL` is set and an active person has the e-mail (ignoring case), a one-time link to set a new password (valid `PASSWORD_RESET_VALID_MINUTES`) is e-mailed to them. The answer is 202 at once whatever the e-mail, and nothing is sent without `SMTP_URL` (`GET /admin/sign-in-options` says `password_reset: false` then). At most 3 requests per e-mail and `AUTH_FAILURE_LIMIT` per address per `AUTH_FAILURE_WINDOW_MS`: 429 `rate_limited`.
+         */
+        post: operations["requestPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -573,7 +659,7 @@ export interface paths {
         };
         /**
          * How people may sign in
-         * @description Open to anyone: whether sign-in through an identity provider is set up (OIDC_ISSUER), and its label.
+         * @description Open to anyone: whether sign-in through an identity provider is set up (OIDC_ISSUER), and its label; whether "forgot password" can e-mail a link (SMTP_URL).
          */
         get: operations["getSignInOptions"];
         put?: never;
@@ -2221,17 +2307,97 @@ export interface components {
         /**
          * @example {
          *       "password": true,
+         *       "password_reset": true,
          *       "oidc": null
          *     }
          */
         SignInOptions: {
             /** @description Sign-in with e-mail and password (always) */
             password: boolean;
+            /** @description "Forgot password" sends e-mail (SMTP_URL is set): the console offers it only then */
+            password_reset: boolean;
             /** @description Sign-in through the facility's identity provider: the button's label and where it goes; null when not set up */
             oidc: null | {
                 label: string;
                 url: string;
             };
+        };
+        /**
+         * @example {
+         *       "current_password": "correct horse battery staple",
+         *       "new_password": "a longer and fresher passphrase"
+         *     }
+         */
+        PasswordChange: {
+            /** @description The password of today */
+            current_password: string;
+            /** @description The new password: 12 to 128 characters, not the e-mail nor the product's name */
+            new_password: string;
+        };
+        /**
+         * @example {
+         *       "id": 12,
+         *       "current": true,
+         *       "method": "password",
+         *       "user_agent": "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0",
+         *       "created_at": "2026-03-09T08:02:11.000Z",
+         *       "last_seen_at": "2026-03-09T09:15:40.000Z",
+         *       "expires_at": "2026-03-09T20:02:11.000Z"
+         *     }
+         */
+        OwnSession: {
+            id: number;
+            /** @description The session of this request */
+            current: boolean;
+            /**
+             * @description How it signed in: password, the identity provider, or a one-time link
+             * @enum {string}
+             */
+            method: "password" | "oidc" | "link";
+            /** @description The browser's User-Agent at sign-in (200 characters) */
+            user_agent: string | null;
+            /**
+             * Format: date-time
+             * @description Signed in (or renewed by a password change)
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last used, to the minute
+             */
+            last_seen_at: string;
+            /**
+             * Format: date-time
+             * @description Ends at the latest (SESSION_MAX_HOURS after sign-in)
+             */
+            expires_at: string;
+        };
+        /**
+         * @example {
+         *       "sessions": [
+         *         {
+         *           "id": 12,
+         *           "current": true,
+         *           "method": "password",
+         *           "user_agent": "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0",
+         *           "created_at": "2026-03-09T08:02:11.000Z",
+         *           "last_seen_at": "2026-03-09T09:15:40.000Z",
+         *           "expires_at": "2026-03-09T20:02:11.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        OwnSessionList: {
+            sessions: components["schemas"]["OwnSession"][];
+        };
+        /**
+         * @example {
+         *       "email": "dana.reyes@riverside.example"
+         *     }
+         */
+        PasswordResetRequest: {
+            /** @description The e-mail the person signs in with */
+            email: string;
         };
         /**
          * @example {
@@ -3214,7 +3380,7 @@ export interface components {
              * @description What went wrong; branch on it
              * @enum {string}
              */
-            code: "unauthenticated" | "cross_site_request" | "forbidden" | "api_key_not_found" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "import_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "staff_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "facility_name_conflict" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "import_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "staff_email_conflict" | "staff_state_conflict" | "webhook_endpoint_limit" | "link_not_usable" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+            code: "unauthenticated" | "cross_site_request" | "current_password_wrong" | "forbidden" | "person_only" | "api_key_not_found" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "import_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "session_not_found" | "staff_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "facility_name_conflict" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "import_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "staff_email_conflict" | "staff_state_conflict" | "webhook_endpoint_limit" | "link_not_usable" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         };
         /**
          * @description The problem of a 400 answer: the request is not valid, or its body is not JSON
@@ -3318,6 +3484,10 @@ export type Session = components['schemas']['Session'];
 export type SignIn = components['schemas']['SignIn'];
 export type LinkSignIn = components['schemas']['LinkSignIn'];
 export type SignInOptions = components['schemas']['SignInOptions'];
+export type PasswordChange = components['schemas']['PasswordChange'];
+export type OwnSession = components['schemas']['OwnSession'];
+export type OwnSessionList = components['schemas']['OwnSessionList'];
+export type PasswordResetRequest = components['schemas']['PasswordResetRequest'];
 export type RoleGrant = components['schemas']['RoleGrant'];
 export type StaffLink = components['schemas']['StaffLink'];
 export type StaffUser = components['schemas']['StaffUser'];
@@ -8343,6 +8513,447 @@ export interface operations {
             };
         };
     };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "correct horse battery staple",
+                 *       "new_password": "a longer and fresher passphrase"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description Changed; the cookie of the new session is set */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `forbidden`, `person_only`, `current_password_wrong` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `rate_limited`, `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMySessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description My sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessions": [
+                     *         {
+                     *           "id": 12,
+                     *           "current": true,
+                     *           "method": "password",
+                     *           "user_agent": "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0",
+                     *           "created_at": "2026-03-09T08:02:11.000Z",
+                     *           "last_seen_at": "2026-03-09T09:15:40.000Z",
+                     *           "expires_at": "2026-03-09T20:02:11.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OwnSessionList"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    endMySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `session_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "dana.reyes@riverside.example"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Taken: a link is e-mailed if the e-mail is of an active person */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `forbidden`, `cross_site_request` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `rate_limited`, `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getSignInOptions: {
         parameters: {
             query?: never;
@@ -8361,6 +8972,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "password": true,
+                     *       "password_reset": true,
                      *       "oidc": null
                      *     }
                      */
@@ -11001,11 +11613,12 @@ export const actorTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["s
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["admin", "owner", "manager", "front_desk", "viewer"];
 export const permissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Permission"]> = ["account", "read", "members.write", "members.delete", "members.import", "plans.write", "policy.write", "webhooks", "staff", "api_keys", "facilities.write"];
 export const sessionAuth_modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Session"]["auth_mode"]> = ["api-key", "none"];
+export const ownSessionMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OwnSession"]["method"]> = ["password", "oidc", "link"];
 export const staffUserStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StaffUser"]["state"]> = ["invited", "active", "disabled"];
 export const staffUpdateStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StaffUpdate"]["state"]> = ["active", "disabled"];
 export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["facility.created", "facility.updated", "member.created", "member.deleted", "member.freeze_cancelled", "member.freeze_created", "member.freeze_updated", "member.status_changed", "member.updated", "plan.created", "plan.deleted", "plan.entitlements_changed", "plan.updated", "policy.updated", "webhook_endpoint.disabled"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["status"]> = ["pending", "succeeded", "failed"];
 export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["facility", "plan", "entitlements", "member", "freeze", "policy", "staff_user", "webhook_endpoint", "webhook_delivery", "api_key"];
-export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["unauthenticated", "cross_site_request", "forbidden", "api_key_not_found", "delivery_not_found", "entitlement_not_found", "freeze_not_found", "import_not_found", "member_not_found", "not_found", "plan_not_found", "staff_not_found", "webhook_endpoint_not_found", "method_not_allowed", "request_timeout", "facility_name_conflict", "freeze_not_allowed", "freeze_overlap", "idempotency_in_progress", "import_in_progress", "invalid_status_transition", "member_email_conflict", "member_external_id_conflict", "plan_archived", "plan_full", "plan_in_use", "plan_name_conflict", "staff_email_conflict", "staff_state_conflict", "webhook_endpoint_limit", "link_not_usable", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "freeze_limit_exceeded", "idempotency_key_reused", "invalid_plan", "invalid_template", "invalid_webhook_url", "member_too_young", "waiver_required", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"];
+export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["unauthenticated", "cross_site_request", "current_password_wrong", "forbidden", "person_only", "api_key_not_found", "delivery_not_found", "entitlement_not_found", "freeze_not_found", "import_not_found", "member_not_found", "not_found", "plan_not_found", "session_not_found", "staff_not_found", "webhook_endpoint_not_found", "method_not_allowed", "request_timeout", "facility_name_conflict", "freeze_not_allowed", "freeze_overlap", "idempotency_in_progress", "import_in_progress", "invalid_status_transition", "member_email_conflict", "member_external_id_conflict", "plan_archived", "plan_full", "plan_in_use", "plan_name_conflict", "staff_email_conflict", "staff_state_conflict", "webhook_endpoint_limit", "link_not_usable", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "freeze_limit_exceeded", "idempotency_key_reused", "invalid_plan", "invalid_template", "invalid_webhook_url", "member_too_young", "waiver_required", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"];
 export const validationProblemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ValidationProblem"]["code"]> = ["invalid_csv", "malformed_json", "validation_error"];
 export const fieldErrorLocationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldError"]["location"]> = ["body", "query", "path", "header"];

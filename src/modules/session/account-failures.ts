@@ -17,19 +17,17 @@ export class AccountFailures {
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
+    /** What is counted, in the 429's words. */
+    private readonly counted = 'failed sign-ins for this account',
   ) {}
 
   assertMayTry(email: string, now: Date): void {
     const window = Math.floor(now.getTime() / this.windowMs);
     if (window !== this.#window || (this.#counts.get(email.toLowerCase()) ?? 0) < this.limit) return;
     const retryAfter = Math.ceil(((window + 1) * this.windowMs - now.getTime()) / 1000);
-    throw new AppError(
-      'rate_limited',
-      `Too many failed sign-ins for this account; retry in ${retryAfter} s`,
-      {
-        headers: { 'retry-after': String(retryAfter) },
-      },
-    );
+    throw new AppError('rate_limited', `Too many ${this.counted}; retry in ${retryAfter} s`, {
+      headers: { 'retry-after': String(retryAfter) },
+    });
   }
 
   add(email: string, now: Date): void {

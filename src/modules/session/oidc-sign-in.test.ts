@@ -29,6 +29,7 @@ describeEachDialect(
       const options = await api.get('/admin/sign-in-options');
       assert.deepEqual(options.body, {
         password: true,
+        password_reset: false,
         oidc: { label: provider.settings.buttonLabel, url: `${PUBLIC_URL}/admin/session/oidc` },
       });
     });

@@ -14,12 +14,19 @@ const SIGN_IN_WITHIN_MS = 10 * 60_000;
 const SignInOptions = Type.Object(
   {
     password: Type.Boolean({ description: 'Sign-in with e-mail and password (always)' }),
+    password_reset: Type.Boolean({
+      description: '"Forgot password" sends e-mail (SMTP_URL is set): the console offers it only then',
+    }),
     oidc: Type.Union([Type.Null(), Type.Object({ label: Type.String(), url: Type.String() })], {
       description:
         "Sign-in through the facility's identity provider: the button's label and where it goes; null when not set up",
     }),
   },
-  { $id: 'SignInOptions', additionalProperties: false, examples: [{ password: true, oidc: null }] },
+  {
+    $id: 'SignInOptions',
+    additionalProperties: false,
+    examples: [{ password: true, password_reset: true, oidc: null }],
+  },
 );
 export const oidcSchemas = [SignInOptions];
 
@@ -51,7 +58,8 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = async (
         operationId: 'getSignInOptions',
         summary: 'How people may sign in',
         description:
-          'Open to anyone: whether sign-in through an identity provider is set up (OIDC_ISSUER), and its label.',
+          'Open to anyone: whether sign-in through an identity provider is set up (OIDC_ISSUER), and its label; ' +
+          'whether "forgot password" can e-mail a link (SMTP_URL).',
         security: [],
         response: {
           200: { $ref: 'SignInOptions', description: 'The ways to sign in' },
@@ -63,6 +71,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = async (
       const client = clientFor(request);
       return {
         password: true,
+        password_reset: config.mail !== undefined,
         oidc: client ? { label: client.buttonLabel, url: `${base(request)}/admin/session/oidc` } : null,
       };
     },

@@ -14,7 +14,7 @@ import {
   signOut,
   signOutEverywhere,
 } from '../staff/staff-sign-in.service.js';
-import { AccountFailures } from './account-failures.js';
+import type { AccountFailures } from './account-failures.js';
 import { Session, sessionOf } from './session.schemas.js';
 import './session.problems.js';
 
@@ -55,9 +55,11 @@ export const signInSchemas = [SignIn, LinkSignIn];
 const signedIn = { 200: { ...Ref(Session), description: 'Signed in: the session cookie is set' } };
 
 /** Sign-in and sign-out of people (the console); API keys need neither. */
-export const signInRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = async (app, { config }) => {
+export const signInRoutes: FastifyPluginAsyncTypebox<{ config: Config; failures: AccountFailures }> = async (
+  app,
+  { config, failures },
+) => {
   const settings = { idleMs: config.people.sessionIdleMs, maxMs: config.people.sessionMaxMs };
-  const failures = new AccountFailures(config.people.signInFailuresPerAccount, config.authFailureWindowMs);
   // Login CSRF: a sign-in from another site would sign the browser in as someone else.
   app.addHook('onRequest', async (request) => {
     if (request.method !== 'GET' && request.headers.origin !== undefined && !isSameOrigin(request)) {

@@ -19,16 +19,23 @@ export function hashLinkSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
+/** Ends a person's unused links of a purpose (a reset link asked for before the password changed). */
+export async function deleteUnusedLinksOf(
+  db: Executor,
+  staffUserId: number,
+  purpose: LinkPurpose,
+): Promise<void> {
+  await db
+    .deleteFrom('staff_links')
+    .where('staff_user_id', '=', staffUserId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
 /** Stores a one-time link; a person's earlier unused links of the same purpose stop working. */
 export async function insertLink(db: Executor, secret: string, link: StoredLink, now: string): Promise<void> {
-  if (link.staffUserId !== null) {
-    await db
-      .deleteFrom('staff_links')
-      .where('staff_user_id', '=', link.staffUserId)
-      .where('purpose', '=', link.purpose)
-      .where('used_at', 'is', null)
-      .execute();
-  }
+  if (link.staffUserId !== null) await deleteUnusedLinksOf(db, link.staffUserId, link.purpose);
   await db
     .insertInto('staff_links')
     .values({

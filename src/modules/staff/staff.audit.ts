@@ -13,6 +13,15 @@ function auditedFields(user: StaffUser) {
   return { email: user.email, name: user.name, state: user.state, roles: user.roles };
 }
 
+/** The trails a person's entry goes to: each facility of their roles, or the whole service's. */
+function facilitiesOfEntries(...users: (StaffUser | null)[]): number[] {
+  const roles = users.flatMap((user) => user?.roles ?? []);
+  const facilities = roles.some((role) => role.facility_id === null)
+    ? [WHOLE_SERVICE_FACILITY_ID]
+    : [...new Set(roles.map((role) => role.facility_id as number))];
+  return facilities.length > 0 ? facilities : [WHOLE_SERVICE_FACILITY_ID];
+}
+
 /**
  * Journals a change of a person: one entry in each facility of their roles
  * before or after (each gains or loses someone), or one for the whole
@@ -22,11 +31,7 @@ export function journalStaffChange(
   write: Write,
   change: { action: 'create' | 'update'; before: StaffUser | null; after: StaffUser },
 ): void {
-  const roles = [...(change.before?.roles ?? []), ...change.after.roles];
-  const facilities = roles.some((role) => role.facility_id === null)
-    ? [WHOLE_SERVICE_FACILITY_ID]
-    : [...new Set(roles.map((role) => role.facility_id as number))];
-  for (const facilityId of facilities.length > 0 ? facilities : [WHOLE_SERVICE_FACILITY_ID]) {
+  for (const facilityId of facilitiesOfEntries(change.before, change.after)) {
     write.record({
       facilityId,
       resourceType: 'staff_user',
@@ -34,6 +39,27 @@ export function journalStaffChange(
       action: change.action,
       before: change.before && auditedFields(change.before),
       after: auditedFields(change.after),
+    });
+  }
+}
+
+/**
+ * Journals a person's change of their own password: when, never the
+ * password nor its hash. One entry where their other changes go.
+ */
+export function journalPasswordChange(
+  write: Write,
+  user: StaffUser,
+  changedAt: { before: string | null; after: string },
+): void {
+  for (const facilityId of facilitiesOfEntries(user)) {
+    write.record({
+      facilityId,
+      resourceType: 'staff_user',
+      resourceId: user.id,
+      action: 'update',
+      before: { password_changed_at: changedAt.before },
+      after: { password_changed_at: changedAt.after },
     });
   }
 }

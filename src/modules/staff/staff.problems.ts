@@ -6,6 +6,9 @@ declare module '../../core/errors.js' {
     staff_email_conflict: true;
     staff_state_conflict: true;
     link_not_usable: true;
+    person_only: true;
+    current_password_wrong: true;
+    session_not_found: true;
   }
 }
 
@@ -24,6 +27,24 @@ defineProblems({
     status: 410,
     title: 'Link not usable',
     example: { detail: 'This link was used already, has expired, or was never issued: ask for a new one' },
+  },
+  person_only: {
+    status: 403,
+    title: 'Only for a person signed in',
+    example: {
+      detail:
+        'Changing a password is for a person signed in to the console; an API key has no password nor sessions',
+    },
+  },
+  current_password_wrong: {
+    status: 403,
+    title: 'Current password not right',
+    example: { detail: 'The current password is not right' },
+  },
+  session_not_found: {
+    status: 404,
+    title: 'Session not found',
+    example: { detail: 'You have no session 12' },
   },
   staff_state_conflict: {
     status: 409,

@@ -11,6 +11,7 @@ type StaffRow = Selectable<StaffUsersTable>;
 export interface StaffRecord {
   user: StaffUser;
   passwordHash: string | null;
+  passwordChangedAt: string | null;
 }
 
 export function foldEmail(email: string): string {
@@ -57,7 +58,11 @@ export async function findRolesOf(
 async function withRoles(db: Executor, row: StaffRow | undefined): Promise<StaffRecord | undefined> {
   if (!row) return undefined;
   const grants = (await findRolesOf(db, [Number(row.id)])).get(Number(row.id)) ?? [];
-  return { user: toStaffUser(row, grants), passwordHash: row.password_hash };
+  return {
+    user: toStaffUser(row, grants),
+    passwordHash: row.password_hash,
+    passwordChangedAt: row.password_changed_at,
+  };
 }
 
 export async function findStaffById(

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { readPageRequest } from '../../core/paging.js';
 import { sendPage } from '../../http/replies/page-reply.js';
@@ -8,7 +7,7 @@ import { trimBodyFields } from '../../http/replies/trim.js';
 import { locationOf, writeContextOf } from '../../http/replies/write-request.js';
 import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/vocabulary/responses.js';
 import { IfMatchHeaders, Ref } from '../../http/vocabulary/schemas.js';
-import { mailerFrom } from '../../infrastructure/mail/mailer.js';
+import { linkDeliveryFor } from './link-delivery.js';
 import {
   StaffInvite,
   StaffList,
@@ -18,33 +17,13 @@ import {
   StaffUser,
   staffRepresentation,
 } from './staff.schemas.js';
-import {
-  changeStaff,
-  getStaff,
-  inviteStaff,
-  type LinkDelivery,
-  listStaffFor,
-  sendLink,
-} from './staff.service.js';
-import type { LinkPurpose } from './staff-link.repository.js';
+import { changeStaff, getStaff, inviteStaff, listStaffFor, sendLink } from './staff.service.js';
 
 const trimName = trimBodyFields('name', 'email');
 
 /** People who work at the facilities: owners manage them (permission `staff`). */
 export const staffRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = async (app, { config }) => {
-  const mailer = mailerFrom(config);
-  const linksFor = (request: FastifyRequest): LinkDelivery => {
-    const base = config.people.publicUrl ?? `${request.protocol}://${request.host}${config.basePath}`;
-    return {
-      linkUrl: (purpose: LinkPurpose, secret: string) =>
-        `${base}/console/#/link?purpose=${purpose}&token=${secret}`,
-      mail: mailer && ((to, subject, text) => mailer.send({ to, subject, text })),
-      validMs: {
-        invitation: config.people.invitationValidMs,
-        password_reset: config.people.passwordResetValidMs,
-      },
-    };
-  };
+  const linksFor = linkDeliveryFor(config);
   const one = { ...problemResponses('staff_not_found') };
 
   app.get(

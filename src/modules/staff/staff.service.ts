@@ -176,7 +176,8 @@ async function applyChange(change: Write, current: StaffUser, patch: StaffUpdate
   return updated;
 }
 
-async function deliverLink(
+/** Sends a link by e-mail, or answers it to pass on (no SMTP, or the e-mail failed). */
+export async function deliverLink(
   links: LinkDelivery,
   purpose: 'invitation' | 'password_reset',
   secret: string,
