@@ -12,6 +12,8 @@ import type {
   FacilityCreate,
   FacilityUpdate,
   LinkSignIn,
+  PasswordChange,
+  PasswordResetRequest,
   SignIn,
   StaffInvite,
   StaffUpdate,
@@ -99,6 +101,23 @@ export function sessionOperations(api: Api) {
     },
     signOutEverywhere: async (): Promise<void> => {
       payloadOf(await api.POST('/admin/session/sign-out-everywhere', {}));
+    },
+    /** A person's own: the other sessions end, this one is renewed (the browser gets the new cookie). */
+    changePassword: async (body: PasswordChange): Promise<void> => {
+      payloadOf(await api.PUT('/admin/session/password', { body }));
+    },
+    /** A person's sessions, newest first; `current` is this one. */
+    listMine: async () => payloadOf(await api.GET('/admin/session/sessions', {})),
+    endMine: async (sessionId: number): Promise<void> => {
+      payloadOf(
+        await api.DELETE('/admin/session/sessions/{session_id}', {
+          params: { path: { session_id: sessionId } },
+        }),
+      );
+    },
+    /** "Forgot password": 202 whatever the e-mail; a link is e-mailed to an active person (SMTP_URL set). */
+    requestPasswordReset: async (body: PasswordResetRequest): Promise<void> => {
+      payloadOf(await api.POST('/admin/session/password-reset', { body }));
     },
   };
 }

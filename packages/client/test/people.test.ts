@@ -61,7 +61,7 @@ describeEachDialect(
           return response;
         },
       });
-      assert.deepEqual(await person.session.options(), { password: true, oidc: null });
+      assert.deepEqual(await person.session.options(), { password: true, password_reset: false, oidc: null });
       const linked = await person.session.signInWithLink({ token, password: 'correct horse battery staple' });
       assert.equal(linked.actor.name, 'Ana Silva');
       assert.equal((await person.session.get()).actor.type, 'staff_user');
@@ -69,6 +69,22 @@ describeEachDialect(
       assert.equal((await problemOf(person.session.get())).status, 401);
       await person.session.signIn({ email, password: 'correct horse battery staple' });
       assert.equal((await person.session.get()).roles[0]?.role, 'viewer');
+      const mine = (await person.session.listMine()).sessions;
+      assert.deepEqual(
+        mine.map((session) => [session.current, session.method]),
+        [[true, 'password']],
+      );
+      await person.session.changePassword({
+        current_password: 'correct horse battery staple',
+        new_password: 'a new and longer passphrase',
+      });
+      assert.equal((await person.session.get()).actor.name, 'Ana Silva');
+      const renewed = (await person.session.listMine()).sessions[0];
+      assert.equal(
+        (await problemOf(person.session.endMine((renewed?.id ?? 0) + 1000))).code,
+        'session_not_found',
+      );
+      await person.session.requestPasswordReset({ email });
       await person.session.signOutEverywhere();
       assert.equal((await problemOf(person.session.get())).status, 401);
 

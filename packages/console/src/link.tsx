@@ -6,7 +6,7 @@ import { useWrite } from './write';
 /** NIST SP 800-63B: length, not composition (the service checks the same, and more). */
 const PASSWORD_MIN = 12;
 const PASSWORD_MAX = 128;
-const PASSWORD_HINT = `${PASSWORD_MIN} to ${PASSWORD_MAX} characters. A few words you will remember make a good one; no need for symbols or digits. Not your e-mail address.`;
+export const PASSWORD_HINT = `${PASSWORD_MIN} to ${PASSWORD_MAX} characters. A few words you will remember make a good one; no need for symbols or digits. Not your e-mail address.`;
 
 const PURPOSES = {
   invitation: { title: 'Welcome: choose your password', button: 'Set password and sign in' },

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { clientFor, ProblemError, type SignedIn, signIn, storeKey } from './api';
+import { ForgotPassword } from './forgot';
 import { useLoad } from './resource';
 import { Field, ProblemNotice } from './ui';
 import { useWrite } from './write';
@@ -25,7 +26,7 @@ interface SignInProps {
 
 /** The sign-in page: e-mail and password; the identity provider when set up; an API key for integrators. */
 export function SignIn({ error, problem, keyFirst = false, onSignedIn }: SignInProps) {
-  const [withKey, setWithKey] = useState(keyFirst);
+  const [way, setWay] = useState<'password' | 'key' | 'forgot'>(keyFirst ? 'key' : 'password');
   const options = useLoad(() => clientFor().session.options(), []);
   const oidc = options.data?.oidc;
   return (
@@ -37,19 +38,24 @@ export function SignIn({ error, problem, keyFirst = false, onSignedIn }: SignInP
             <p>{PROBLEM_WORDS[problem] ?? 'Signing in through the identity provider did not work.'}</p>
           </div>
         )}
-        {withKey ? (
-          <KeyForm error={error} onSignedIn={onSignedIn} />
-        ) : (
-          <PasswordForm error={error} onSignedIn={onSignedIn} />
+        {way === 'key' && <KeyForm error={error} onSignedIn={onSignedIn} />}
+        {way === 'password' && <PasswordForm error={error} onSignedIn={onSignedIn} />}
+        {way === 'forgot' && <ForgotPassword onBack={() => setWay('password')} />}
+        {way === 'password' && options.data?.password_reset && (
+          <button type="button" class="link" onClick={() => setWay('forgot')}>
+            Forgot your password?
+          </button>
         )}
-        {!withKey && oidc && (
+        {way === 'password' && oidc && (
           <a class="button wide" href={oidc.url}>
             {oidc.label}
           </a>
         )}
-        <button type="button" class="link" onClick={() => setWithKey(!withKey)}>
-          {withKey ? 'Sign in with e-mail and password' : 'Sign in with an API key'}
-        </button>
+        {way !== 'forgot' && (
+          <button type="button" class="link" onClick={() => setWay(way === 'key' ? 'password' : 'key')}>
+            {way === 'key' ? 'Sign in with e-mail and password' : 'Sign in with an API key'}
+          </button>
+        )}
       </div>
     </main>
   );

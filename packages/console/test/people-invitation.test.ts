@@ -3,7 +3,8 @@
  * a real SMTP server on loopback: a facility added and edited by name, a
  * manager invited on the Staff screen, who follows the link in the e-mail,
  * chooses a password and lands in their facility; a reset link e-mailed and
- * followed; the person disabled, and signed out at their next request.
+ * followed, and "forgot password" by the person alone; the person
+ * disabled, and signed out at their next request.
  */
 import assert from 'node:assert/strict';
 import { after, it } from 'node:test';
@@ -84,13 +85,27 @@ describeConsole(
       await later.getByRole('button', { name: 'Set new password and sign in' }).click();
       await later.getByRole('heading', { name: 'Choose a facility' }).waitFor();
 
+      // Forgot password, by Mia alone: offered because e-mail is set up.
+      const forgot = await newPage();
+      await forgot.goto(consoleUrl());
+      await forgot.getByRole('button', { name: 'Forgot your password?' }).click();
+      await forgot.getByLabel('E-mail').fill(email);
+      await forgot.getByRole('button', { name: 'Send reset link' }).click();
+      await forgot.getByText(`If ${email} belongs to an active account`).waitFor();
+      await screenshot(forgot, 'forgot-password');
+      const forgotten = await smtp.waitForMessage(email);
+      await forgot.goto(forgotten.links[0] ?? '');
+      await forgot.getByLabel('New password', { exact: true }).fill(`${PASSWORD} third`);
+      await forgot.getByRole('button', { name: 'Set new password and sign in' }).click();
+      await forgot.getByRole('heading', { name: 'Choose a facility' }).waitFor();
+
       await owner.getByRole('button', { name: 'Disable' }).click();
       await owner.getByRole('dialog').getByRole('button', { name: 'Disable' }).click();
       await owner.getByText('Mia Manager is disabled: their sessions ended.').waitFor();
       await screenshot(owner, 'staff-page');
       await mia.getByRole('link', { name: 'Plans' }).click();
       await mia.getByText('Your session ended. Please sign in again.').waitFor();
-      for (const page of [owner, mia, later]) assertNoPageProblems(page);
+      for (const page of [owner, mia, later, forgot]) assertNoPageProblems(page);
     });
   },
   {

@@ -7,7 +7,14 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { assertAccessible, assertNoPageProblems, describeConsole, screenshot } from './browser.js';
-import { ADMIN, invitePerson, namedFacility, PASSWORD, signInWithPassword } from './people.js';
+import {
+  ADMIN,
+  acceptInvitation,
+  invitePerson,
+  namedFacility,
+  PASSWORD,
+  signInWithPassword,
+} from './people.js';
 
 describeConsole(
   'console: a person signs in with a password',
@@ -86,6 +93,44 @@ describeConsole(
       await page.getByRole('dialog').getByRole('button', { name: 'Sign out everywhere' }).click();
       await page.getByLabel('E-mail').waitFor();
       assertNoPageProblems(page);
+    });
+
+    it('lists my sessions, ends another one, and changes my password', async () => {
+      const gym = await namedFacility(api, 'Lakeside');
+      const lee = await invitePerson(api, 'Lee Sessions', [{ facility_id: gym.id, role: 'viewer' }]);
+      const here = await newPage();
+      await acceptInvitation(here, consoleUrl(), lee.link);
+      const there = await newPage();
+      await signInWithPassword(there, consoleUrl(), lee.email);
+      await here.getByRole('link', { name: 'Lee Sessions' }).click();
+      const sessions = here.getByRole('table', { name: 'My sessions' });
+      await sessions.getByText('This session').waitFor();
+      await sessions.getByRole('button', { name: /^End/ }).waitFor();
+      assert.equal(await sessions.getByRole('row').count(), 3);
+      await assertAccessible(here, 'my sessions');
+      await screenshot(here, 'my-sessions');
+      await sessions.getByRole('button', { name: /^End/ }).click();
+      await here.getByRole('dialog').getByRole('button', { name: 'End session' }).click();
+      await here.getByText('Session ended.').waitFor();
+      await there.getByRole('link', { name: 'Lee Sessions' }).click();
+      await there.getByText('Your session ended. Please sign in again.').waitFor();
+
+      await here.getByLabel('Current password').fill('not my password at all');
+      await here.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+      await here.getByRole('button', { name: 'Change password' }).click();
+      await here.getByRole('alert').waitFor();
+      await here.getByLabel('Current password').fill(PASSWORD);
+      await here.getByRole('button', { name: 'Change password' }).click();
+      await here.getByText('Password changed. Your other sessions ended.').waitFor();
+      // The renewed session goes on working.
+      await here.getByRole('link', { name: 'Facilities' }).click();
+      await here.getByRole('link', { name: gym.name }).first().waitFor();
+      await here.getByRole('button', { name: 'Sign out' }).click();
+      await here.getByLabel('E-mail').fill(lee.email);
+      await here.getByLabel('Password').fill('a brand new passphrase');
+      await here.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await here.getByRole('heading', { name: 'Choose a facility' }).waitFor();
+      for (const page of [here, there]) assertNoPageProblems(page);
     });
   },
   { startAt: new Date().toISOString() },

@@ -1,16 +1,24 @@
+import { useState } from 'preact/hooks';
 import { useConfirm } from '../confirm';
 import { useConsole } from '../console-context';
 import { facilityName, ROLE_HINTS, ROLE_WORDS } from '../people';
 import { ScreenTitle } from '../ui';
 import { useWrite, WriteOutcome } from '../write';
+import { PasswordChange } from './password';
+import { MySessions } from './sessions';
 
-/** #/account: who is signed in, their roles and what each allows; sign out here, or everywhere. */
+/**
+ * #/account: who is signed in, their roles and what each allows; for a
+ * person, their sessions and a password change; sign out here, or everywhere.
+ */
 export function AccountScreen() {
   const { who, facilities, signOut } = useConsole();
   const { session, client } = who;
   const person = session.actor.type === 'staff_user';
   const write = useWrite();
   const everywhere = useConfirm<'everywhere'>();
+  // A password change ends the other sessions: the list is read again.
+  const [changes, setChanges] = useState(0);
   return (
     <section>
       <ScreenTitle>My account</ScreenTitle>
@@ -62,6 +70,8 @@ export function AccountScreen() {
           )}
         </fieldset>
       )}
+      {person && <MySessions round={changes} />}
+      {person && <PasswordChange onChanged={() => setChanges((n) => n + 1)} />}
       {everywhere.dialog(() => ({
         title: 'Sign out everywhere?',
         confirmLabel: 'Sign out everywhere',
