@@ -4,18 +4,21 @@ import { auditEventOperations, templateOperations } from './lists.js';
 import { memberCsvOperations } from './member-csv.js';
 import { memberOperations } from './members.js';
 import { type Page, paginate } from './paginate.js';
+import { apiKeyOperations, facilityOperations, sessionOperations, staffOperations } from './people.js';
 import { entitlementOperations, planOperations } from './plans.js';
 import { policyOperations } from './policy.js';
 import type { paths } from './schema.js';
-import { sessionOperations } from './session.js';
 import { type Fetch, type RetryOptions, retryingFetch } from './transport.js';
 import { eventOperations, webhookOperations } from './webhooks.js';
 
 export interface ClientOptions {
   /** Where the service is, with its BASE_PATH if it has one: `https://admin.example.com/api/v1`. */
   baseUrl: string;
-  /** An API key, sent as `Authorization: Bearer <key>`. */
-  apiKey: string;
+  /**
+   * An API key, sent as `Authorization: Bearer <key>`. Without one, requests
+   * carry what the browser sends: the console's session cookie, same-origin.
+   */
+  apiKey?: string;
   /** The fetch to send requests with; the global fetch by default. */
   fetch?: Fetch;
   /** How to retry network errors, 409 `idempotency_in_progress`, 429 and 503; a number is `max`. */
@@ -33,7 +36,7 @@ export function createClient(options: ClientOptions) {
   const api = createFetchClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     fetch: retryingFetch(fetchOnce, retries),
-    headers: { authorization: `Bearer ${options.apiKey}` },
+    headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
   });
   return {
     plans: planOperations(api),
@@ -45,6 +48,9 @@ export function createClient(options: ClientOptions) {
     templates: templateOperations(api),
     auditEvents: auditEventOperations(api),
     session: sessionOperations(api),
+    facilities: facilityOperations(api),
+    staff: staffOperations(api),
+    apiKeys: apiKeyOperations(api),
     events: eventOperations(api),
     webhooks: webhookOperations(api),
     /** Every item of a list, page after page: `listPage` gets the page that starts at `cursor`. */

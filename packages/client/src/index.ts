@@ -11,6 +11,7 @@ export {
 } from './member-csv.js';
 export type { MemberListQuery } from './members.js';
 export { type ItemOf, type Page, paginate } from './paginate.js';
+export type { ApiKeyListQuery, FacilityListQuery, StaffListQuery } from './people.js';
 export type { PlanListQuery } from './plans.js';
 export { type ProblemCode, ProblemError } from './problem.js';
 export type { CreateOptions, DeleteOptions, WriteOptions } from './requests.js';

@@ -30,6 +30,8 @@ export function listening(api: Api) {
     baseUrl = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
   });
   return {
+    /** The service's address, once it listens. */
+    baseUrl: () => baseUrl,
     clientOf: (options: Partial<ClientOptions> = {}) =>
       createClient({ baseUrl, apiKey: API_KEY, retries: { baseDelayMs: 1 }, ...options }),
   };

@@ -1,6 +1,6 @@
 import { type Client, createClient, ProblemError, type Session } from '@facility-admin/client';
 
-/** Sent on window when the service answers 401: the key is no longer valid. */
+/** Sent on window when the service answers 401: the key or the session is no longer valid. */
 export const UNAUTHENTICATED_EVENT = 'facility-admin:unauthenticated';
 
 /** The key lives in sessionStorage: it goes with the tab, and is sent only to this service (same origin). */
@@ -24,11 +24,12 @@ export function forgetKey(): void {
   sessionStorage.removeItem(KEY_ITEM);
 }
 
-export function clientFor(apiKey: string): Client {
+/** A client with a key, or (none) on the person's session cookie, which the browser sends same-origin. */
+export function clientFor(apiKey?: string): Client {
   // One retry at most: a person is waiting, and can press again.
   return createClient({
     baseUrl: serviceBaseUrl(),
-    apiKey,
+    apiKey: apiKey || undefined,
     retries: { max: 1, maxDelayMs: 2000 },
     // A key revoked while the console is open: every screen would fail, so the app signs out (app.tsx).
     fetch: async (request) => {
@@ -42,16 +43,18 @@ export function clientFor(apiKey: string): Client {
 export interface SignedIn {
   client: Client;
   session: Session;
+  /** Signed in with an API key (kept in this tab), not as a person with a session cookie. */
+  withKey: boolean;
 }
 
 /**
- * Asks the service who this key is. With AUTH_MODE=none any key (even none) is
- * answered, so a console without a stored key first asks with none.
+ * Asks the service who this key is, or without one who the session cookie
+ * is (a person signed in), or whether authentication is off (AUTH_MODE=none).
  */
-export async function signIn(apiKey: string): Promise<SignedIn> {
+export async function signIn(apiKey?: string): Promise<SignedIn> {
   const client = clientFor(apiKey);
   const session = await client.session.get();
-  return { client, session };
+  return { client, session, withKey: Boolean(apiKey) };
 }
 
 /** A new Idempotency-Key: kept by a form until its create succeeds, so a double submit creates once. */

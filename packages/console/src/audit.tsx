@@ -26,8 +26,9 @@ function subject(event: AuditEvent, facilityId: number) {
   if (event.resource_type === 'entitlements')
     return <a href={href(facilityId, 'plans', id)}>entitlements of plan {id}</a>;
   if (event.resource_type === 'policy') return <a href={href(facilityId, 'policy')}>policy</a>;
-  // Named, not linked: a freeze has no page of its own (its member's shows it), an API key is managed
-  // with the command line, and a webhook endpoint's page opens for admin keys only.
+  if (event.resource_type === 'facility') return <a href={`#/facilities/${id}`}>the facility</a>;
+  // Named, not linked: a freeze has no page of its own (its member's shows it), an API key has
+  // none, and a staff user's and a webhook endpoint's pages open for owners only.
   return (
     <span>
       {event.resource_type.replace('_', ' ')} {id}
@@ -44,7 +45,7 @@ export function AuditList({ events, showSubject }: { events: AuditEvent[]; showS
         <li key={event.id}>
           <p>
             <time dateTime={event.occurred_at}>{formatTimestamp(event.occurred_at, timeZone)}</time>{' '}
-            <strong>{event.api_key_name}</strong> {ACTION_WORDS[event.action] ?? event.action}{' '}
+            <strong>{event.actor.name}</strong> {ACTION_WORDS[event.action] ?? event.action}{' '}
             {showSubject ? subject(event, facilityId) : null}
           </p>
           {Object.keys(event.changes).length > 0 && (

@@ -1,4 +1,4 @@
-import type { Client, Policy, Session } from '@facility-admin/client';
+import type { Client, Permission, Policy, Session } from '@facility-admin/client';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 
@@ -7,8 +7,8 @@ export interface FacilityContext {
   client: Client;
   session: Session;
   facilityId: number;
-  /** Writes are offered to admin keys only; a viewer sees everything and no write control. */
-  canWrite: boolean;
+  /** What the caller's role here allows (GET /admin/session): a control is shown only when it does. */
+  can: (permission: Permission) => boolean;
   /** The facility's policy: its timezone for dates, its currency for money. */
   policy: Policy | null;
   timeZone: string;

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
-import type { SignedIn } from './api';
+import { useConsole } from './console-context';
+import { facilityName } from './people';
 import { href, navigate } from './router';
-import { Field, ScreenTitle } from './ui';
+import { TopBar } from './topbar';
+import { Field, Loading, ScreenTitle } from './ui';
 
 const RECENT_ITEM = 'facility-admin.recent-facilities';
 
@@ -20,9 +22,18 @@ export function rememberFacility(id: number): void {
   localStorage.setItem(RECENT_ITEM, JSON.stringify(ids));
 }
 
-/** The facilities to offer: a scoped key's own, else the recent ones. */
-export function facilityChoices(who: SignedIn): number[] {
-  return who.session.facility_ids ?? recentFacilities();
+/**
+ * The facilities to offer, by id: those the caller's roles name (a scoped
+ * key's, a person's), else every facility the service lists that is not
+ * archived, with the ones opened lately by number.
+ */
+function useFacilityChoices(): { ids: number[]; scoped: boolean } {
+  const { who, facilities } = useConsole();
+  const scoped = who.session.facility_ids;
+  if (scoped) return { ids: scoped, scoped: true };
+  const listed = facilities.filter((f) => f.status === 'active').map((f) => f.id);
+  const recent = recentFacilities().filter((id) => !listed.includes(id));
+  return { ids: [...listed, ...recent], scoped: false };
 }
 
 function FacilityIdForm({ label = 'Facility id' }: { label?: string }) {
@@ -54,63 +65,63 @@ function FacilityIdForm({ label = 'Facility id' }: { label?: string }) {
   );
 }
 
-/** The first screen after sign-in: pick a facility. */
-export function FacilityChooser({ who, onSignOut }: { who: SignedIn; onSignOut: () => void }) {
-  const scoped = who.session.facility_ids;
-  const choices = facilityChoices(who);
+/** The first screen after sign-in: pick a facility by name. */
+export function FacilityChooser({ loading }: { loading: boolean }) {
+  const { facilities } = useConsole();
+  const { ids, scoped } = useFacilityChoices();
   return (
-    <main class="centered">
-      <div class="card">
-        <ScreenTitle>Choose a facility</ScreenTitle>
-        <p class="muted">
-          Signed in as <strong>{who.session.key_name}</strong> ({who.session.role}).{' '}
-          {scoped ? 'This key reaches these facilities:' : 'This key reaches every facility: enter an id.'}
-        </p>
-        {choices.length > 0 && (
-          <ul class="facility-list" aria-label={scoped ? 'Your facilities' : 'Recent facilities'}>
-            {choices.map((id) => (
-              <li key={id}>
-                <a class="button" href={href(id, 'members')}>
-                  Facility {id}
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
-        {!scoped && <FacilityIdForm />}
-        <button type="button" class="link" onClick={onSignOut}>
-          Sign out
-        </button>
-      </div>
-    </main>
+    <>
+      <TopBar />
+      <main id="main" tabIndex={-1} class="chooser">
+        <div class="card">
+          <ScreenTitle>Choose a facility</ScreenTitle>
+          {loading && <Loading what="the facilities" />}
+          {!loading && ids.length === 0 && (
+            <p class="muted">{scoped ? 'You have no facility yet.' : 'No facility has a name yet.'}</p>
+          )}
+          {/* Names first: a list of bare numbers that turn into names would move under the pointer. */}
+          {!loading && ids.length > 0 && (
+            <ul class="facility-list" aria-label="Your facilities">
+              {ids.map((id) => (
+                <li key={id}>
+                  <a class="button" href={href(id, 'members')}>
+                    {facilityName(facilities, id)}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+          {!scoped && <FacilityIdForm label="Or open a facility by its id" />}
+        </div>
+      </main>
+    </>
   );
 }
 
-/** The header's switcher: a list for a scoped key, an id (with recent ones) for an all-facilities key. */
-export function FacilitySwitcher({ who, current }: { who: SignedIn; current: number }) {
-  const choices = [current, ...facilityChoices(who).filter((id) => id !== current)];
-  if (who.session.facility_ids) choices.sort((a, b) => a - b);
-  const [other, setOther] = useState('');
+/** The header's switcher, by name: the facilities the caller reaches (and the one open, whatever it is). */
+export function FacilitySwitcher({ current }: { current?: number }) {
+  const { facilities } = useConsole();
+  const { ids } = useFacilityChoices();
+  if (current === undefined && ids.length === 0) return null;
+  const choices = current === undefined || ids.includes(current) ? ids : [current, ...ids];
   return (
     <div class="switcher">
       <label for="facility-switcher">Facility</label>
       <select
         id="facility-switcher"
-        value={String(current)}
+        value={current === undefined ? '' : String(current)}
         onChange={(e) => {
           const value = e.currentTarget.value;
-          if (value === 'other') setOther('other');
-          else navigate(href(Number(value), 'members'));
+          if (value) navigate(href(Number(value), 'members'));
         }}
       >
+        {current === undefined && <option value="">Choose…</option>}
         {choices.map((id) => (
           <option key={id} value={String(id)}>
-            {id}
+            {facilityName(facilities, id)}
           </option>
         ))}
-        {!who.session.facility_ids && <option value="other">Other…</option>}
       </select>
-      {other && <FacilityIdForm label="Other facility id" />}
     </div>
   );
 }

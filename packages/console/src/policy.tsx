@@ -26,7 +26,8 @@ function draftOf(policy: Policy): Draft {
 
 /** The facility policy as one form; only changed fields are sent, with If-Match. */
 export function PolicyScreen(_props: { route: Route }) {
-  const { client, facilityId, canWrite, timeZone, reloadPolicy } = useFacility();
+  const { client, facilityId, can, timeZone, reloadPolicy } = useFacility();
+  const canWrite = can('policy.write');
   const [draft, setDraft] = useState<Draft | null>(null);
   const loaded = useResource(() => client.policy.get(facilityId), [facilityId], {
     onReload: () => setDraft(null),

@@ -45,9 +45,9 @@ export function ProblemNotice({ error, onReload }: { error: unknown; onReload?: 
   );
 }
 
-/** Instead of a screen that only writes (a create form), for a key that may only read. */
+/** Instead of a screen that only writes (a create form), for a role that may not make it. */
 export function ReadOnlyKey() {
-  return <ProblemNotice error={new Error('This API key may only read.')} />;
+  return <ProblemNotice error={new Error('Your role here does not allow this.')} />;
 }
 
 /** The field errors of a validation problem, by field name ("/email" and "email" alike). */

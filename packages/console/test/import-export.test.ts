@@ -207,7 +207,7 @@ describeConsole('console: import and export', ({ api, consoleUrl, newPage, viewe
     await signIn(page, consoleUrl(), await viewerKey([facility]));
     await page.getByRole('link', { name: `Facility ${facility}` }).click();
     await openScreen(page, facility);
-    await page.getByText('Importing members needs an admin key').waitFor();
+    await page.getByText('Importing members needs the manager or owner role here').waitFor();
     assert.equal(await page.getByLabel('CSV file').count(), 0);
     assert.equal(await page.getByRole('button', { name: 'Check file' }).count(), 0);
     const [download] = await Promise.all([

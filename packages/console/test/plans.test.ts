@@ -196,7 +196,7 @@ describeConsole(
       const page = await newPage({ width: 375 });
       await page.goto(consoleUrl());
       await page.getByRole('heading', { name: 'Choose a facility' }).waitFor();
-      await page.getByLabel('Facility id').fill(String(api.newFacility()));
+      await page.getByLabel('Or open a facility by its id').fill(String(api.newFacility()));
       await page.getByRole('button', { name: 'Open' }).click();
       await page.getByText('No members yet.').waitFor();
       await page.getByText('Authentication off').waitFor();

@@ -30,8 +30,11 @@ describeConsole(
       await page.goto(consoleUrl());
       await assertAccessible(page, 'sign-in');
       await screenshot(page, 'sign-in');
+      // E-mail and password first; the key is behind a link, for integrators.
+      await page.getByLabel('E-mail').waitFor();
+      await page.getByRole('button', { name: 'Sign in with an API key' }).click();
       await page.getByLabel('API key').fill('fa_not-a-real-key');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.getByText('This key is not valid, or it was revoked').waitFor();
       // By keyboard alone from here: Enter submits, focus lands on each screen's heading.
       await page.getByLabel('API key').fill(ADMIN_KEY);
@@ -41,7 +44,7 @@ describeConsole(
       assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Choose a facility');
       await assertAccessible(page, 'facility chooser');
       await screenshot(page, 'facility-chooser');
-      await page.keyboard.press('Tab');
+      await page.getByLabel('Or open a facility by its id').focus();
       await page.keyboard.type(String(api.newFacility()));
       await page.keyboard.press('Enter');
       await page.getByText('No members yet.').waitFor();
@@ -55,7 +58,7 @@ describeConsole(
       await page.keyboard.press('Enter');
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
       await page.getByRole('button', { name: 'Sign out' }).click();
-      await page.getByLabel('API key').waitFor();
+      await page.getByLabel('E-mail').waitFor();
       assert.equal(await page.evaluate(() => sessionStorage.getItem('facility-admin.api-key')), null);
       assertNoPageProblems(page);
     });

@@ -10,7 +10,8 @@ import { usePlans } from './list';
 
 /** Enrol a member. The form keeps one Idempotency-Key until it succeeds: a double submit creates one member. */
 export function MemberCreateScreen() {
-  const { client, facilityId, canWrite } = useFacility();
+  const { client, facilityId, can } = useFacility();
+  const canWrite = can('members.write');
   const plans = usePlans();
   const [keyFor] = useState(idempotencyKeys);
   if (!canWrite) return <ReadOnlyKey />;

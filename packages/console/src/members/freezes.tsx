@@ -33,7 +33,8 @@ const FREEZABLE = new Set<MemberStatus>(['active', 'frozen']);
  * member too: a freeze from today, or one cancelled while under way, moves its status.
  */
 export function FreezesPanel({ member, etag, reload }: { member: Member; etag: string; reload: () => void }) {
-  const { client, facilityId, canWrite, timeZone } = useFacility();
+  const { client, facilityId, can, timeZone } = useFacility();
+  const canWrite = can('members.write');
   // Keyed on the ETag as well: a move to or from frozen opens or ends a freeze.
   // A change reads the member again too (`reload`), which reads the freezes again.
   const list = useResource(async () => {

@@ -35,7 +35,8 @@ export function planName(plans: Plan[] | undefined, id: number | null): string {
 
 /** The members: search, filters, pages through next_cursor. */
 export function MembersList() {
-  const { client, facilityId, canWrite } = useFacility();
+  const { client, facilityId, can } = useFacility();
+  const canWrite = can('members.write');
   // The filters live in the address too (replaced, not pushed): back from a member returns to them.
   const [initial] = useState(() => new URLSearchParams(window.location.hash.split('?')[1] ?? ''));
   const [draft, setDraft] = useState<MemberFilterDraft>(() => ({

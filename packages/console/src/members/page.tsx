@@ -50,7 +50,8 @@ const SHOWN: Record<keyof Member, true> = {
 };
 
 export function MemberPage({ memberId }: { memberId: number }) {
-  const { client, facilityId, canWrite, timeZone } = useFacility();
+  const { client, facilityId, can, timeZone } = useFacility();
+  const canWrite = can('members.write');
   const [editing, setEditing] = useState(false);
   const loaded = useResource(() => client.members.get(facilityId, memberId), [facilityId, memberId], {
     onReload: () => setEditing(false),
@@ -80,7 +81,7 @@ export function MemberPage({ memberId }: { memberId: number }) {
               {moveLabel(member.status, to)}
             </button>
           ))}
-          {member.status !== 'removed' && (
+          {member.status !== 'removed' && can('members.delete') && (
             <button type="button" class="danger" onClick={() => removal.ask('remove')}>
               Remove
             </button>

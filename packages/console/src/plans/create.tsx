@@ -60,7 +60,8 @@ function TemplateGallery() {
 
 /** A new plan, from scratch or from a template (its fields prefilled, its entitlements copied by the service). */
 export function PlanCreateScreen({ templateId, gallery }: { templateId?: number; gallery?: boolean }) {
-  const { client, facilityId, canWrite, currency } = useFacility();
+  const { client, facilityId, can, currency } = useFacility();
+  const canWrite = can('plans.write');
   const templates = useTemplates();
   const [keyFor] = useState(idempotencyKeys);
   if (!canWrite) return <ReadOnlyKey />;

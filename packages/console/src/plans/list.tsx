@@ -28,7 +28,8 @@ export function priceText({ price_amount, currency, billing_period }: PricedAs):
 
 /** Every plan of the facility, inactive and archived ones too. */
 export function PlansList() {
-  const { client, facilityId, canWrite } = useFacility();
+  const { client, facilityId, can } = useFacility();
+  const canWrite = can('plans.write');
   const list = useLoad(
     () =>
       readAll(

@@ -14,7 +14,8 @@ import { planState, priceText } from './list';
 
 /** One plan: its fields, edit, archive / restore / purge (each confirmed), its entitlements and history. */
 export function PlanPage({ planId }: { planId: number }) {
-  const { client, facilityId, canWrite, timeZone } = useFacility();
+  const { client, facilityId, can, timeZone } = useFacility();
+  const canWrite = can('plans.write');
   const [editing, setEditing] = useState(false);
   const loaded = useResource(() => client.plans.get(facilityId, planId), [facilityId, planId], {
     onReload: () => setEditing(false),

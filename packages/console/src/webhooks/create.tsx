@@ -13,7 +13,8 @@ import { SecretCallout } from './secret';
  * double submit itself. The answer's secret is shown here, once.
  */
 export function WebhookCreateScreen() {
-  const { client, facilityId, canWrite } = useFacility();
+  const { client, facilityId, can } = useFacility();
+  const canWrite = can('webhooks');
   const [created, setCreated] = useState<WebhookEndpointWithSecret | null>(null);
   if (!canWrite) return <ReadOnlyKey />;
   return (

@@ -13,7 +13,8 @@ const REFRESH_MS = 1500;
 
 /** An endpoint's deliveries, newest first, with Retry on failed ones; it refreshes while any is pending. */
 export function DeliveriesTable({ endpointId }: { endpointId: number }) {
-  const { client, facilityId, canWrite, timeZone } = useFacility();
+  const { client, facilityId, can, timeZone } = useFacility();
+  const canWrite = can('webhooks');
   const first = useResource(async () => {
     const all = await readAll(
       client.paginate((cursor) => client.webhooks.deliveries(facilityId, endpointId, { limit: 200, cursor })),

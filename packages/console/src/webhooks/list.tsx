@@ -21,7 +21,8 @@ export function EndpointState({ endpoint }: { endpoint: WebhookEndpoint }) {
 
 /** The facility's webhook endpoints (the service answers them all at once: at most WEBHOOK_MAX_ENDPOINTS). */
 export function WebhooksList() {
-  const { client, facilityId, canWrite } = useFacility();
+  const { client, facilityId, can } = useFacility();
+  const canWrite = can('webhooks');
   const list = useLoad(async () => (await client.webhooks.list(facilityId)).webhook_endpoints, [facilityId]);
   return (
     <section>

@@ -18,7 +18,8 @@ import { SecretCallout } from './secret';
  * change someone else made in between is a 412, offered for reloading.
  */
 export function WebhookPage({ endpointId }: { endpointId: number }) {
-  const { client, facilityId, canWrite, timeZone } = useFacility();
+  const { client, facilityId, can, timeZone } = useFacility();
+  const canWrite = can('webhooks');
   const [editing, setEditing] = useState(false);
   const loaded = useResource(() => client.webhooks.get(facilityId, endpointId), [facilityId, endpointId], {
     onReload: () => setEditing(false),
