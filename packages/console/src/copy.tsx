@@ -9,12 +9,15 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 export function CopyCallout({
   title,
   label,
+  copyLabel = `Copy ${label.toLowerCase()}`,
   value,
   children,
 }: {
   title: string;
   /** The field's name, for screen readers and the button ("Copy link"). */
   label: string;
+  /** The button's words, when not "Copy" and the label. */
+  copyLabel?: string;
   value: string;
   children: ComponentChildren;
 }) {
@@ -51,11 +54,15 @@ export function CopyCallout({
           onFocus={(e) => e.currentTarget.select()}
         />
         <button type="button" onClick={copy}>
-          Copy {label.toLowerCase()}
+          {copyLabel}
         </button>
       </div>
       <p role="status" class="small">
-        {copied === 'yes' ? 'Copied.' : copied === 'select' ? 'Selected: press Ctrl+C (⌘C) to copy.' : ''}
+        {copied === 'yes'
+          ? 'Copied to the clipboard.'
+          : copied === 'select'
+            ? 'Selected: press Ctrl+C (⌘C) to copy.'
+            : ''}
       </p>
     </section>
   );
