@@ -10,8 +10,13 @@
 export const STAFF_ROLES = ['owner', 'manager', 'front_desk', 'viewer'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
-/** An API key takes a staff role, or `admin` (all a key could do before roles: as `owner`). */
-export const KEY_ROLES = ['admin', ...STAFF_ROLES] as const;
+/**
+ * An API key takes a staff role, `admin` (all a key could do before roles:
+ * as `owner`), or `door`: a device at the door, which asks for access
+ * decisions and records check-outs and does nothing else, so a key stolen
+ * from a reader in a hallway reads and changes nothing.
+ */
+export const KEY_ROLES = ['admin', ...STAFF_ROLES, 'door'] as const;
 export type Role = (typeof KEY_ROLES)[number];
 
 export const PERMISSIONS = [
@@ -26,6 +31,7 @@ export const PERMISSIONS = [
   'staff',
   'api_keys',
   'facilities.write',
+  'access',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -43,6 +49,7 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   staff: 'invite, change and disable staff users',
   api_keys: 'list, create and revoke API keys',
   'facilities.write': 'create, rename and archive facilities',
+  access: 'ask for access decisions at the door (recording check-ins) and record check-outs',
 };
 
 const everything = new Set<Permission>(PERMISSIONS);
@@ -54,14 +61,16 @@ const manager = new Set<Permission>([
   'members.import',
   'plans.write',
   'policy.write',
+  'access',
 ]);
 
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   admin: everything,
   owner: everything,
   manager,
-  front_desk: new Set<Permission>(['account', 'read', 'members.write']),
+  front_desk: new Set<Permission>(['account', 'read', 'members.write', 'access']),
   viewer: new Set<Permission>(['account', 'read']),
+  door: new Set<Permission>(['access']),
 };
 
 /** The roles that have a permission, in the table's order. */

@@ -19,6 +19,7 @@ import * as feedInCommitOrder from './migrations/0031_feed_in_commit_order.js';
 import * as webhookDeliveryState from './migrations/0032_webhook_delivery_state.js';
 import * as memberImports from './migrations/0033_member_imports.js';
 import * as people from './migrations/0034_people.js';
+import * as access from './migrations/0040_access.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0032_webhook_delivery_state': webhookDeliveryState,
   '0033_member_imports': memberImports,
   '0034_people': people,
+  '0040_access': access,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

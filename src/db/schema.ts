@@ -64,6 +64,8 @@ export interface MembersTable {
   waiver_signed_at: string | null;
   /** First date (facility time zone) on which a scheduled change is due; null when none is. */
   next_change_on: string | null;
+  /** When the member was last allowed in (migration 0040). */
+  last_check_in_at: string | null;
 }
 
 export interface MemberFreezesTable {
@@ -93,6 +95,15 @@ export interface PoliciesTable {
   max_freeze_days_per_year: number;
   min_member_age: number;
   require_waiver: number;
+  /** JSON (migration 0040): weekday → [{ opens, closes }]; null: always open. */
+  opening_hours: string | null;
+  /** JSON: [{ starts_on, ends_on, reason }]. */
+  closures: string;
+  max_occupancy: number | null;
+  anti_passback_minutes: number;
+  visit_limit_mode: string;
+  week_starts_on: string;
+  occupancy_cutoff_minutes: number;
   created_at: string;
   updated_at: string;
 }
@@ -118,6 +129,8 @@ export interface DatabaseSchema {
   staff_roles: StaffRolesTable;
   staff_sessions: StaffSessionsTable;
   staff_links: StaffLinksTable;
+  member_credentials: MemberCredentialsTable;
+  check_ins: CheckInsTable;
 }
 
 export interface ApiKeysTable {
@@ -351,4 +364,35 @@ export interface StaffLinksTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+}
+
+/** At the door (migration 0040). */
+export interface MemberCredentialsTable {
+  id: Generated<number>;
+  facility_id: number;
+  member_id: number;
+  type: string;
+  /** SHA-256 (hex) of the value: the value itself is shown only in the create answer. */
+  value_hash: string;
+  value_last4: string;
+  label: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface CheckInsTable {
+  id: Generated<number>;
+  facility_id: number;
+  member_id: number | null;
+  credential_id: number | null;
+  credential_last4: string | null;
+  area: string | null;
+  guests: number;
+  decision: string;
+  /** JSON array of the decision's reasons. */
+  reasons: string;
+  /** JSON: the actor, as the journal names it. */
+  actor: string;
+  checked_in_at: string;
+  checked_out_at: string | null;
 }

@@ -1996,7 +1996,7 @@ export interface components {
             next_cursor: string | null;
         };
         /**
-         * @description Created on first read with: timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, late_cancellation_fee_amount 0, no_show_fee_amount 0, max_active_bookings 5, guest_passes_per_month 0, allow_freeze true, max_freeze_days_per_year 60, min_member_age 0 (no limit), require_waiver false
+         * @description Created on first read with: timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, late_cancellation_fee_amount 0, no_show_fee_amount 0, max_active_bookings 5, guest_passes_per_month 0, allow_freeze true, max_freeze_days_per_year 60, min_member_age 0 (no limit), require_waiver false, opening_hours null (always open), closures none, max_occupancy null (no limit), anti_passback_minutes 0, visit_limit_mode block, week_starts_on monday, occupancy_cutoff_minutes 240
          * @example {
          *       "facility_id": 1,
          *       "timezone": "Europe/Berlin",
@@ -2011,6 +2011,38 @@ export interface components {
          *       "max_freeze_days_per_year": 60,
          *       "min_member_age": 16,
          *       "require_waiver": true,
+         *       "opening_hours": {
+         *         "monday": [
+         *           {
+         *             "opens": "06:00",
+         *             "closes": "22:00"
+         *           }
+         *         ],
+         *         "friday": [
+         *           {
+         *             "opens": "06:00",
+         *             "closes": "02:00"
+         *           }
+         *         ],
+         *         "saturday": [
+         *           {
+         *             "opens": "08:00",
+         *             "closes": "20:00"
+         *           }
+         *         ]
+         *       },
+         *       "closures": [
+         *         {
+         *           "starts_on": "2026-12-25",
+         *           "ends_on": "2026-12-26",
+         *           "reason": "Christmas"
+         *         }
+         *       ],
+         *       "max_occupancy": 120,
+         *       "anti_passback_minutes": 10,
+         *       "visit_limit_mode": "block",
+         *       "week_starts_on": "monday",
+         *       "occupancy_cutoff_minutes": 240,
          *       "created_at": "2026-03-01T08:00:00.000Z",
          *       "updated_at": "2026-03-02T10:04:51.377Z"
          *     }
@@ -2041,6 +2073,88 @@ export interface components {
             min_member_age: number;
             /** @description Enforced: while true, a member becomes `active` (create, PATCH, restore) only with a `waiver_signed_at`, else 422 `waiver_required`. Members already active stay active, and a frozen member whose freeze ends becomes active again. */
             require_waiver: boolean;
+            /** @description Enforced by access decisions: per weekday, the intervals the facility is open, in its time zone; an interval whose `closes` is at or before its `opens` crosses midnight. A weekday left out is closed. null: open at all hours. Outside them a decision is denied with `outside_opening_hours`, `until` the next opening. */
+            opening_hours: {
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                monday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                tuesday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                wednesday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                thursday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                friday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                saturday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                sunday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+            } | null;
+            /** @description Enforced by access decisions: dated exceptions, whole days closed from `starts_on` to `ends_on` (both included, local dates), whatever `opening_hours` say. */
+            closures: {
+                /**
+                 * Format: date
+                 * @description Calendar date, YYYY-MM-DD, from year 0001
+                 */
+                starts_on: string;
+                /**
+                 * Format: date
+                 * @description Calendar date, YYYY-MM-DD, from year 0001
+                 */
+                ends_on: string;
+                reason: string | null;
+            }[];
+            /** @description Enforced by access decisions: how many people (members and their guests) may be in at once; a decision that would exceed it is denied with `facility_full`. null: no limit. */
+            max_occupancy: number | null;
+            /** @description Enforced by access decisions: a member allowed in is denied again (`already_checked_in`) for this many minutes, unless checked out. 0: no anti-passback. */
+            anti_passback_minutes: number;
+            /**
+             * @description What a visit limit (`visits_per_day`, `visits_per_week`, `visits_per_month` entitlements) does when reached: `block` denies (`visit_limit_reached`); `warn` allows with the reason listed; `count` only counts (the balance still shows).
+             * @enum {string}
+             */
+            visit_limit_mode: "block" | "warn" | "count";
+            /**
+             * @description The first day of a week for `visits_per_week`, in the facility's time zone.
+             * @enum {string}
+             */
+            week_starts_on: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+            /** @description A check-in not checked out counts toward the occupancy for this many minutes, for those who never check out. */
+            occupancy_cutoff_minutes: number;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp
@@ -2084,6 +2198,88 @@ export interface components {
             min_member_age?: number;
             /** @description Enforced: while true, a member becomes `active` (create, PATCH, restore) only with a `waiver_signed_at`, else 422 `waiver_required`. Members already active stay active, and a frozen member whose freeze ends becomes active again. */
             require_waiver?: boolean;
+            /** @description Enforced by access decisions: per weekday, the intervals the facility is open, in its time zone; an interval whose `closes` is at or before its `opens` crosses midnight. A weekday left out is closed. null: open at all hours. Outside them a decision is denied with `outside_opening_hours`, `until` the next opening. */
+            opening_hours?: {
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                monday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                tuesday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                wednesday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                thursday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                friday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                saturday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+                /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
+                sunday?: {
+                    /** @description A local time of day, `HH:MM` (24 hours), in the facility's time zone */
+                    opens: string;
+                    /** @description When it closes, `HH:MM`. At or before `opens`, the interval crosses midnight and ends on the next day */
+                    closes: string;
+                }[];
+            } | null;
+            /** @description Enforced by access decisions: dated exceptions, whole days closed from `starts_on` to `ends_on` (both included, local dates), whatever `opening_hours` say. */
+            closures?: {
+                /**
+                 * Format: date
+                 * @description Calendar date, YYYY-MM-DD, from year 0001
+                 */
+                starts_on: string;
+                /**
+                 * Format: date
+                 * @description Calendar date, YYYY-MM-DD, from year 0001
+                 */
+                ends_on: string;
+                reason: string | null;
+            }[];
+            /** @description Enforced by access decisions: how many people (members and their guests) may be in at once; a decision that would exceed it is denied with `facility_full`. null: no limit. */
+            max_occupancy?: number | null;
+            /** @description Enforced by access decisions: a member allowed in is denied again (`already_checked_in`) for this many minutes, unless checked out. 0: no anti-passback. */
+            anti_passback_minutes?: number;
+            /**
+             * @description What a visit limit (`visits_per_day`, `visits_per_week`, `visits_per_month` entitlements) does when reached: `block` denies (`visit_limit_reached`); `warn` allows with the reason listed; `count` only counts (the balance still shows).
+             * @enum {string}
+             */
+            visit_limit_mode?: "block" | "warn" | "count";
+            /**
+             * @description The first day of a week for `visits_per_week`, in the facility's time zone.
+             * @enum {string}
+             */
+            week_starts_on?: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+            /** @description A check-in not checked out counts toward the occupancy for this many minutes, for those who never check out. */
+            occupancy_cutoff_minutes?: number;
         };
         /**
          * @description One write: who made it, when, and each changed field before and after
@@ -2213,13 +2409,13 @@ export interface components {
          * @example front_desk
          * @enum {string}
          */
-        Role: "admin" | "owner" | "manager" | "front_desk" | "viewer";
+        Role: "admin" | "owner" | "manager" | "front_desk" | "viewer" | "door";
         /**
          * @description What a role lets its holder do (docs/security.md, "Roles")
          * @example members.write
          * @enum {string}
          */
-        Permission: "account" | "read" | "members.write" | "members.delete" | "members.import" | "plans.write" | "policy.write" | "webhooks" | "staff" | "api_keys" | "facilities.write";
+        Permission: "account" | "read" | "members.write" | "members.delete" | "members.import" | "plans.write" | "policy.write" | "webhooks" | "staff" | "api_keys" | "facilities.write" | "access";
         /**
          * @description Who the caller is and what they may do
          * @example {
@@ -3024,6 +3220,38 @@ export interface components {
          *         "max_freeze_days_per_year": 60,
          *         "min_member_age": 16,
          *         "require_waiver": true,
+         *         "opening_hours": {
+         *           "monday": [
+         *             {
+         *               "opens": "06:00",
+         *               "closes": "22:00"
+         *             }
+         *           ],
+         *           "friday": [
+         *             {
+         *               "opens": "06:00",
+         *               "closes": "02:00"
+         *             }
+         *           ],
+         *           "saturday": [
+         *             {
+         *               "opens": "08:00",
+         *               "closes": "20:00"
+         *             }
+         *           ]
+         *         },
+         *         "closures": [
+         *           {
+         *             "starts_on": "2026-12-25",
+         *             "ends_on": "2026-12-26",
+         *             "reason": "Christmas"
+         *           }
+         *         ],
+         *         "max_occupancy": 120,
+         *         "anti_passback_minutes": 10,
+         *         "visit_limit_mode": "block",
+         *         "week_starts_on": "monday",
+         *         "occupancy_cutoff_minutes": 240,
          *         "created_at": "2026-03-01T08:00:00.000Z",
          *         "updated_at": "2026-03-09T16:42:07.905Z"
          *       }
@@ -7514,6 +7742,38 @@ export interface operations {
                      *       "max_freeze_days_per_year": 60,
                      *       "min_member_age": 16,
                      *       "require_waiver": true,
+                     *       "opening_hours": {
+                     *         "monday": [
+                     *           {
+                     *             "opens": "06:00",
+                     *             "closes": "22:00"
+                     *           }
+                     *         ],
+                     *         "friday": [
+                     *           {
+                     *             "opens": "06:00",
+                     *             "closes": "02:00"
+                     *           }
+                     *         ],
+                     *         "saturday": [
+                     *           {
+                     *             "opens": "08:00",
+                     *             "closes": "20:00"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "closures": [
+                     *         {
+                     *           "starts_on": "2026-12-25",
+                     *           "ends_on": "2026-12-26",
+                     *           "reason": "Christmas"
+                     *         }
+                     *       ],
+                     *       "max_occupancy": 120,
+                     *       "anti_passback_minutes": 10,
+                     *       "visit_limit_mode": "block",
+                     *       "week_starts_on": "monday",
+                     *       "occupancy_cutoff_minutes": 240,
                      *       "created_at": "2026-03-01T08:00:00.000Z",
                      *       "updated_at": "2026-03-02T10:04:51.377Z"
                      *     }
@@ -7641,6 +7901,38 @@ export interface operations {
                      *       "max_freeze_days_per_year": 60,
                      *       "min_member_age": 16,
                      *       "require_waiver": true,
+                     *       "opening_hours": {
+                     *         "monday": [
+                     *           {
+                     *             "opens": "06:00",
+                     *             "closes": "22:00"
+                     *           }
+                     *         ],
+                     *         "friday": [
+                     *           {
+                     *             "opens": "06:00",
+                     *             "closes": "02:00"
+                     *           }
+                     *         ],
+                     *         "saturday": [
+                     *           {
+                     *             "opens": "08:00",
+                     *             "closes": "20:00"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "closures": [
+                     *         {
+                     *           "starts_on": "2026-12-25",
+                     *           "ends_on": "2026-12-26",
+                     *           "reason": "Christmas"
+                     *         }
+                     *       ],
+                     *       "max_occupancy": 120,
+                     *       "anti_passback_minutes": 10,
+                     *       "visit_limit_mode": "block",
+                     *       "week_starts_on": "monday",
+                     *       "occupancy_cutoff_minutes": 240,
                      *       "created_at": "2026-03-01T08:00:00.000Z",
                      *       "updated_at": "2026-03-02T10:04:51.377Z"
                      *     }
@@ -11608,10 +11900,14 @@ export const memberImportStateValues: ReadonlyArray<FlattenedDeepRequired<compon
 export const memberImportMatch_byValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["match_by"]> = ["external_id", "email", "none"];
 export const memberImportOn_errorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["on_error"]> = ["abort", "skip"];
 export const memberImportProgressPhaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["progress"]["phase"]> = ["checking", "writing", "undoing"];
+export const policyVisit_limit_modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Policy"]["visit_limit_mode"]> = ["block", "warn", "count"];
+export const policyWeek_starts_onValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Policy"]["week_starts_on"]> = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+export const policyUpdateVisit_limit_modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PolicyUpdate"]["visit_limit_mode"]> = ["block", "warn", "count"];
+export const policyUpdateWeek_starts_onValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PolicyUpdate"]["week_starts_on"]> = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 export const auditEventActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEvent"]["action"]> = ["create", "update", "delete", "restore", "hard_delete"];
 export const actorTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Actor"]["type"]> = ["api_key", "staff_user", "service"];
-export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["admin", "owner", "manager", "front_desk", "viewer"];
-export const permissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Permission"]> = ["account", "read", "members.write", "members.delete", "members.import", "plans.write", "policy.write", "webhooks", "staff", "api_keys", "facilities.write"];
+export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["admin", "owner", "manager", "front_desk", "viewer", "door"];
+export const permissionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Permission"]> = ["account", "read", "members.write", "members.delete", "members.import", "plans.write", "policy.write", "webhooks", "staff", "api_keys", "facilities.write", "access"];
 export const sessionAuth_modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Session"]["auth_mode"]> = ["api-key", "none"];
 export const ownSessionMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OwnSession"]["method"]> = ["password", "oidc", "link"];
 export const staffUserStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StaffUser"]["state"]> = ["invited", "active", "disabled"];

@@ -47,7 +47,8 @@ function toColumns(values: Partial<MemberValues>): Updateable<MembersTable> {
   return values.email === undefined ? values : { ...values, email_folded: foldEmail(values.email) };
 }
 
-type MemberColumns = Omit<MemberRow, 'id'>;
+// `last_check_in_at` is written by a check-in only (src/modules/access-decisions/).
+type MemberColumns = Omit<MemberRow, 'id' | 'last_check_in_at'>;
 
 /** Every column of the table is in MEMBER_COLUMNS (or is `email_folded`): the compiler names one left out. */
 type NotInserted = Exclude<keyof MemberColumns, (typeof MEMBER_COLUMNS)[number] | 'email_folded'>;

@@ -11,15 +11,23 @@ function toPolicy(row: PolicyRow): Policy {
     ...row,
     allow_freeze: row.allow_freeze === 1,
     require_waiver: row.require_waiver === 1,
+    opening_hours: row.opening_hours === null ? null : JSON.parse(row.opening_hours),
+    closures: JSON.parse(row.closures),
+    visit_limit_mode: row.visit_limit_mode as Policy['visit_limit_mode'],
+    week_starts_on: row.week_starts_on as Policy['week_starts_on'],
   };
 }
 
 function toColumns(settings: Partial<PolicySettings>) {
-  const { allow_freeze, require_waiver, ...rest } = settings;
+  const { allow_freeze, require_waiver, opening_hours, closures, ...rest } = settings;
   return {
     ...rest,
     ...(allow_freeze === undefined ? {} : { allow_freeze: allow_freeze ? 1 : 0 }),
     ...(require_waiver === undefined ? {} : { require_waiver: require_waiver ? 1 : 0 }),
+    ...(opening_hours === undefined
+      ? {}
+      : { opening_hours: opening_hours === null ? null : JSON.stringify(opening_hours) }),
+    ...(closures === undefined ? {} : { closures: JSON.stringify(closures) }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { representationOf } from '../../core/representation.js';
 import { CurrencyCode, Id, MoneyAmount, Timestamp } from '../../http/vocabulary/schemas.js';
+import { DEFAULT_DOOR_POLICY, doorPolicyFields } from './policy-door.schemas.js';
 
 const STORED_ONLY = "Stored for the facility's other systems; this service does not enforce it.";
 
@@ -76,6 +77,7 @@ const editable = {
       '`waiver_signed_at`, else 422 `waiver_required`. Members already active stay active, and a frozen ' +
       'member whose freeze ends becomes active again.',
   }),
+  ...doorPolicyFields,
 };
 
 export const Policy = Type.Object(
@@ -98,6 +100,17 @@ export const Policy = Type.Object(
         max_freeze_days_per_year: 60,
         min_member_age: 16,
         require_waiver: true,
+        opening_hours: {
+          monday: [{ opens: '06:00', closes: '22:00' }],
+          friday: [{ opens: '06:00', closes: '02:00' }],
+          saturday: [{ opens: '08:00', closes: '20:00' }],
+        },
+        closures: [{ starts_on: '2026-12-25', ends_on: '2026-12-26', reason: 'Christmas' }],
+        max_occupancy: 120,
+        anti_passback_minutes: 10,
+        visit_limit_mode: 'block',
+        week_starts_on: 'monday',
+        occupancy_cutoff_minutes: 240,
         created_at: '2026-03-01T08:00:00.000Z',
         updated_at: '2026-03-02T10:04:51.377Z',
       },
@@ -105,7 +118,9 @@ export const Policy = Type.Object(
     description:
       'Created on first read with: timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, ' +
       'late_cancellation_fee_amount 0, no_show_fee_amount 0, max_active_bookings 5, guest_passes_per_month 0, ' +
-      'allow_freeze true, max_freeze_days_per_year 60, min_member_age 0 (no limit), require_waiver false',
+      'allow_freeze true, max_freeze_days_per_year 60, min_member_age 0 (no limit), require_waiver false, ' +
+      'opening_hours null (always open), closures none, max_occupancy null (no limit), anti_passback_minutes 0, ' +
+      'visit_limit_mode block, week_starts_on monday, occupancy_cutoff_minutes 240',
   },
 );
 export type Policy = Static<typeof Policy>;
@@ -134,4 +149,5 @@ export const DEFAULT_POLICY: PolicySettings = {
   max_freeze_days_per_year: 60,
   min_member_age: 0,
   require_waiver: false,
+  ...DEFAULT_DOOR_POLICY,
 };

@@ -24,6 +24,13 @@ describeEachDialect('policy', (api) => {
       max_freeze_days_per_year: 60,
       min_member_age: 0,
       require_waiver: false,
+      opening_hours: null,
+      closures: [],
+      max_occupancy: null,
+      anti_passback_minutes: 0,
+      visit_limit_mode: 'block',
+      week_starts_on: 'monday',
+      occupancy_cutoff_minutes: 240,
     });
     assert.match(created_at, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     assert.equal(updated_at, created_at);
