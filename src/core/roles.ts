@@ -84,13 +84,19 @@ export interface RoleGrant {
   role: Role;
 }
 
-/** Whether the grants allow a permission at a facility; `undefined`: at some facility (a path without one). */
+/**
+ * Whether the grants allow a permission at a facility; `undefined`: at some
+ * facility (a path without one). `account` is anyone's who signed in, with
+ * or without a role; a key's only from its role (a `door` key has not even
+ * that: src/http/pipeline/auth.ts).
+ */
 export function grantsAllow(
   grants: readonly RoleGrant[],
   permission: Permission,
   facilityId: number | undefined,
+  caller: 'person' | 'key' = 'person',
 ): boolean {
-  if (permission === 'account') return true;
+  if (permission === 'account' && caller === 'person') return true;
   return grants.some(
     (grant) =>
       ROLE_PERMISSIONS[grant.role].has(permission) &&
