@@ -440,6 +440,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/facilities/{facility_id}/members/{member_id}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a member's credentials (revoked ones too)
+         * @description Lists the member's credentials by id, one page at a time (pass `next_cursor` as `cursor`), revoked ones too. A value is shown by its last four characters only.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
+         */
+        get: operations["listCredentials"];
+        put?: never;
+        /**
+         * Give a member a card, QR code or PIN
+         * @description Adds a credential. `value` is required for `card` and `pin` (4 to 12 digits); for `qr` it may be left out, and the service makes a random one. The answer holds the whole `value`: it is the only time the service shows it (it keeps a SHA-256 and the last four characters). A value held by a credential of the facility that is not revoked is 409 `credential_conflict`; a revoked one may be given again. A member has at most 20 credentials that are not revoked (409 `credential_limit_reached`). A removed member is 404 `member_not_found`. Idempotency-Key is ignored here (the answer would keep the value): a retry of a card or PIN is 409 `credential_conflict`.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
+         */
+        post: operations["createCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/members/{member_id}/credentials/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a credential
+         * @description Revokes a credential: it opens no door from now on (a decision answers `credential_revoked`), and is kept, with `revoked_at`, for the check-ins that name it; its value may be given again. Revoking a revoked credential changes nothing (204).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
+         */
+        delete: operations["revokeCredential"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/facilities/{facility_id}/policy": {
         parameters: {
             query?: never;
@@ -1992,6 +2042,102 @@ export interface components {
          */
         FreezePage: {
             freezes: components["schemas"]["Freeze"][];
+            /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
+            next_cursor: string | null;
+        };
+        /**
+         * @description A member's card, QR code or PIN, which a door presents to ask for an access decision. Its value is unique in the facility among credentials not revoked.
+         * @example {
+         *       "id": 9,
+         *       "facility_id": 1,
+         *       "member_id": 42,
+         *       "type": "card",
+         *       "value_last4": "7731",
+         *       "label": "Blue key fob",
+         *       "created_at": "2026-03-02T09:20:11.512Z",
+         *       "revoked_at": null
+         *     }
+         * @example {
+         *       "id": 9,
+         *       "facility_id": 1,
+         *       "member_id": 42,
+         *       "type": "card",
+         *       "value_last4": "7731",
+         *       "label": "Blue key fob",
+         *       "created_at": "2026-03-02T09:20:11.512Z",
+         *       "revoked_at": null,
+         *       "value": "04A2241A7731"
+         *     }
+         */
+        Credential: {
+            id: number;
+            facility_id: number;
+            member_id: number;
+            /**
+             * @description `card`: a card or fob number as its reader sends it; `qr`: a code shown on a phone or printed; `pin`: digits typed at a keypad
+             * @enum {string}
+             */
+            type: "card" | "qr" | "pin";
+            /** @description The value's last four characters, to recognise it; the value itself is not kept */
+            value_last4: string;
+            /** @description What the credential is, for the front desk ("Blue key fob") */
+            label: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the credential was revoked (DELETE); a revoked credential opens no door
+             */
+            revoked_at: string | null;
+            /** @description The whole value: only in the answer that created it, never again (the service keeps its SHA-256) */
+            value?: string;
+        };
+        /**
+         * @description A new credential: its type, its value (a QR code can be made by the service) and a label
+         * @example {
+         *       "type": "card",
+         *       "value": "04A2241A7731",
+         *       "label": "Blue key fob"
+         *     }
+         * @example {
+         *       "type": "qr",
+         *       "label": "Phone"
+         *     }
+         */
+        CredentialCreate: {
+            /**
+             * @description `card`: a card or fob number as its reader sends it; `qr`: a code shown on a phone or printed; `pin`: digits typed at a keypad
+             * @enum {string}
+             */
+            type: "card" | "qr" | "pin";
+            /** @description The value, as the reader sends it: 1 to 64 printable ASCII characters without spaces; a `pin` is 4 to 12 digits. Required for `card` and `pin`; for `qr` left out, the service makes a random one (22 characters, base64url). */
+            value?: string;
+            /** @description What the credential is, for the front desk ("Blue key fob") */
+            label?: string | null;
+        };
+        /**
+         * @description One page of credentials, ordered by id
+         * @example {
+         *       "credentials": [
+         *         {
+         *           "id": 9,
+         *           "facility_id": 1,
+         *           "member_id": 42,
+         *           "type": "card",
+         *           "value_last4": "7731",
+         *           "label": "Blue key fob",
+         *           "created_at": "2026-03-02T09:20:11.512Z",
+         *           "revoked_at": null
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        CredentialPage: {
+            credentials: components["schemas"]["Credential"][];
             /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
             next_cursor: string | null;
         };
@@ -3578,7 +3724,7 @@ export interface components {
          * @example member
          * @enum {string}
          */
-        AuditResourceType: "facility" | "plan" | "entitlements" | "member" | "freeze" | "policy" | "staff_user" | "webhook_endpoint" | "webhook_delivery" | "api_key";
+        AuditResourceType: "facility" | "plan" | "entitlements" | "member" | "freeze" | "credential" | "policy" | "staff_user" | "webhook_endpoint" | "webhook_delivery" | "api_key";
         /**
          * @description RFC 9457 problem details, for every error but 400 (see ValidationProblem)
          * @example {
@@ -3608,7 +3754,7 @@ export interface components {
              * @description What went wrong; branch on it
              * @enum {string}
              */
-            code: "unauthenticated" | "cross_site_request" | "current_password_wrong" | "forbidden" | "person_only" | "api_key_not_found" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "import_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "session_not_found" | "staff_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "facility_name_conflict" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "import_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "staff_email_conflict" | "staff_state_conflict" | "webhook_endpoint_limit" | "link_not_usable" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+            code: "unauthenticated" | "cross_site_request" | "current_password_wrong" | "forbidden" | "person_only" | "api_key_not_found" | "credential_not_found" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "import_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "session_not_found" | "staff_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "credential_conflict" | "credential_limit_reached" | "facility_name_conflict" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "import_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "staff_email_conflict" | "staff_state_conflict" | "webhook_endpoint_limit" | "link_not_usable" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         };
         /**
          * @description The problem of a 400 answer: the request is not valid, or its body is not JSON
@@ -3701,6 +3847,9 @@ export type MemberImportPage = components['schemas']['MemberImportPage'];
 export type Freeze = components['schemas']['Freeze'];
 export type FreezeCreate = components['schemas']['FreezeCreate'];
 export type FreezePage = components['schemas']['FreezePage'];
+export type Credential = components['schemas']['Credential'];
+export type CredentialCreate = components['schemas']['CredentialCreate'];
+export type CredentialPage = components['schemas']['CredentialPage'];
 export type Policy = components['schemas']['Policy'];
 export type PolicyUpdate = components['schemas']['PolicyUpdate'];
 export type AuditEvent = components['schemas']['AuditEvent'];
@@ -7661,6 +7810,392 @@ export interface operations {
             };
             /** @description Problem; `code` is `invalid_status_transition` */
             409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCredentials: {
+        parameters: {
+            query?: {
+                /** @description Most items in the page. A page holds fewer when its items reach the byte budget for one page (PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items. */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                facility_id: number;
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of credentials */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "credentials": [
+                     *         {
+                     *           "id": 9,
+                     *           "facility_id": 1,
+                     *           "member_id": 42,
+                     *           "type": "card",
+                     *           "value_last4": "7731",
+                     *           "label": "Blue key fob",
+                     *           "created_at": "2026-03-02T09:20:11.512Z",
+                     *           "revoked_at": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CredentialPage"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `member_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "card",
+                 *       "value": "04A2241A7731",
+                 *       "label": "Blue key fob"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CredentialCreate"];
+            };
+        };
+        responses: {
+            /** @description The credential, with its whole value (this once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 9,
+                     *       "facility_id": 1,
+                     *       "member_id": 42,
+                     *       "type": "card",
+                     *       "value_last4": "7731",
+                     *       "label": "Blue key fob",
+                     *       "created_at": "2026-03-02T09:20:11.512Z",
+                     *       "revoked_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `member_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `credential_conflict`, `credential_limit_reached` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+                member_id: number;
+                credential_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `member_not_found`, `credential_not_found` */
+            404: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
                     "x-request-id"?: string;
@@ -11900,6 +12435,8 @@ export const memberImportStateValues: ReadonlyArray<FlattenedDeepRequired<compon
 export const memberImportMatch_byValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["match_by"]> = ["external_id", "email", "none"];
 export const memberImportOn_errorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["on_error"]> = ["abort", "skip"];
 export const memberImportProgressPhaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["progress"]["phase"]> = ["checking", "writing", "undoing"];
+export const credentialTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Credential"]["type"]> = ["card", "qr", "pin"];
+export const credentialCreateTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CredentialCreate"]["type"]> = ["card", "qr", "pin"];
 export const policyVisit_limit_modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Policy"]["visit_limit_mode"]> = ["block", "warn", "count"];
 export const policyWeek_starts_onValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Policy"]["week_starts_on"]> = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 export const policyUpdateVisit_limit_modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PolicyUpdate"]["visit_limit_mode"]> = ["block", "warn", "count"];
@@ -11914,7 +12451,7 @@ export const staffUserStateValues: ReadonlyArray<FlattenedDeepRequired<component
 export const staffUpdateStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StaffUpdate"]["state"]> = ["active", "disabled"];
 export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["facility.created", "facility.updated", "member.created", "member.deleted", "member.freeze_cancelled", "member.freeze_created", "member.freeze_updated", "member.status_changed", "member.updated", "plan.created", "plan.deleted", "plan.entitlements_changed", "plan.updated", "policy.updated", "webhook_endpoint.disabled"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["status"]> = ["pending", "succeeded", "failed"];
-export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["facility", "plan", "entitlements", "member", "freeze", "policy", "staff_user", "webhook_endpoint", "webhook_delivery", "api_key"];
-export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["unauthenticated", "cross_site_request", "current_password_wrong", "forbidden", "person_only", "api_key_not_found", "delivery_not_found", "entitlement_not_found", "freeze_not_found", "import_not_found", "member_not_found", "not_found", "plan_not_found", "session_not_found", "staff_not_found", "webhook_endpoint_not_found", "method_not_allowed", "request_timeout", "facility_name_conflict", "freeze_not_allowed", "freeze_overlap", "idempotency_in_progress", "import_in_progress", "invalid_status_transition", "member_email_conflict", "member_external_id_conflict", "plan_archived", "plan_full", "plan_in_use", "plan_name_conflict", "staff_email_conflict", "staff_state_conflict", "webhook_endpoint_limit", "link_not_usable", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "freeze_limit_exceeded", "idempotency_key_reused", "invalid_plan", "invalid_template", "invalid_webhook_url", "member_too_young", "waiver_required", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"];
+export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["facility", "plan", "entitlements", "member", "freeze", "credential", "policy", "staff_user", "webhook_endpoint", "webhook_delivery", "api_key"];
+export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["unauthenticated", "cross_site_request", "current_password_wrong", "forbidden", "person_only", "api_key_not_found", "credential_not_found", "delivery_not_found", "entitlement_not_found", "freeze_not_found", "import_not_found", "member_not_found", "not_found", "plan_not_found", "session_not_found", "staff_not_found", "webhook_endpoint_not_found", "method_not_allowed", "request_timeout", "credential_conflict", "credential_limit_reached", "facility_name_conflict", "freeze_not_allowed", "freeze_overlap", "idempotency_in_progress", "import_in_progress", "invalid_status_transition", "member_email_conflict", "member_external_id_conflict", "plan_archived", "plan_full", "plan_in_use", "plan_name_conflict", "staff_email_conflict", "staff_state_conflict", "webhook_endpoint_limit", "link_not_usable", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "freeze_limit_exceeded", "idempotency_key_reused", "invalid_plan", "invalid_template", "invalid_webhook_url", "member_too_young", "waiver_required", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"];
 export const validationProblemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ValidationProblem"]["code"]> = ["invalid_csv", "malformed_json", "validation_error"];
 export const fieldErrorLocationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldError"]["location"]> = ["body", "query", "path", "header"];
