@@ -2551,7 +2551,7 @@ export interface components {
             name: string;
         };
         /**
-         * @description `owner`: everything; `manager`: plans, members, freezes, policy, imports, not staff, keys or webhooks; `front_desk`: reads, creates and edits members, plans and cancels freezes; `viewer`: reads only; `admin` (API keys): as `owner`
+         * @description `owner`: everything; `manager`: plans, members, freezes, policy, imports, not staff, keys or webhooks; `front_desk`: reads, creates and edits members, plans and cancels freezes, gives and revokes credentials, the door; `viewer`: reads only; `admin` (API keys): as `owner`; `door` (API keys): asks for access decisions and records check-outs, nothing else (not even reads)
          * @example front_desk
          * @enum {string}
          */
