@@ -40,7 +40,8 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   account:
     'see and end their own sessions and change their own password (anyone signed in, with or without a role)',
   read: 'read the facility (members, plans, policy, audit trail, change feed, exports)',
-  'members.write': 'create and edit members, change their status, plan and cancel freezes',
+  'members.write':
+    'create and edit members, change their status, plan and cancel freezes, give and revoke credentials',
   'members.delete': 'delete members',
   'members.import': 'import members from CSV',
   'plans.write': 'create, change and delete plans and their entitlements',

@@ -259,7 +259,7 @@ export interface paths {
          * Add a member
          * @description Adds a member, `active` unless created `pending`, who joins today in the facility's time zone unless `joined_on` says otherwise. The email is unique among the facility's members that are not removed, ignoring case (409 `member_email_conflict`), and so is an `external_id` (409 `member_external_id_conflict`). A plan must be an active plan of the facility (422 `invalid_plan`) with a seat free when it has `max_members` (409 `plan_full`). A `date_of_birth` must not be in the future (400) nor make the member younger than the policy's `min_member_age` (422 `member_too_young`). With the policy's `require_waiver`, an `active` member needs `waiver_signed_at` (422 `waiver_required`). A plan with `duration_days` sets `ends_on` to `joined_on + duration_days - 1` unless the body gives it (null too). Send an `Idempotency-Key`: a retry with the same key and body within 24 hours answers the first response again and creates nothing (409 `idempotency_in_progress` while the first still runs; 422 `idempotency_key_reused` for the same key with another body).
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes, give and revoke credentials).
          */
         post: operations["createMember"];
         delete?: never;
@@ -297,7 +297,7 @@ export interface paths {
          * Change some fields of a member, or move its status
          * @description Changes the fields sent; a PATCH that changes nothing changes neither `updated_at` nor the ETag. A status moves only as the table of `MemberStatus` allows (409 `invalid_status_transition`; to `frozen` while the policy's `allow_freeze` is false, 409 `freeze_not_allowed`); a move from `removed` restores the member. A move to `frozen` freezes the member open-ended from today: a freeze that ended today (frozen, then active, the same day) is under way again, and freezes planned later stay planned (the open-ended freeze ends the day before the first of them starts, so the member stays frozen through it); 422 `freeze_limit_exceeded` past the yearly limit. A move from `frozen` ends the freeze under way today; `status_reason` may come with a move (a move without one clears it). Becoming `active` with the policy's `require_waiver` needs `waiver_signed_at` (422 `waiver_required`). Setting `ends_on` schedules a cancellation (null clears it); a day already past cancels the member at once, as `expired`. Joining a plan, or coming back to one, needs an active plan of the facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email and the `external_id` stay unique (409 `member_email_conflict`, `member_external_id_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With `If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes, give and revoke credentials).
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -409,7 +409,7 @@ export interface paths {
          * Plan a dated freeze of a member
          * @description Plans a freeze from `starts_on` to `ends_on`, both included, in the facility's time zone. On `starts_on` the member becomes `frozen` (at once when it is today), on the day after `ends_on` `active` again; the service does this by itself. `starts_on` in the past or after `ends_on` is 400. The policy's `allow_freeze` false is 409 `freeze_not_allowed`; a member that is not `active` or `frozen` is 409 `invalid_status_transition`; a freeze sharing a day with another (an open-ended one reaches every day from its start) is 409 `freeze_overlap`; days frozen in a calendar year (past, current and planned freezes; open-ended ones to today) above the policy's `max_freeze_days_per_year` is 422 `freeze_limit_exceeded`, whose detail says how many days are left. A member has at most 100 freezes. Takes an `Idempotency-Key` like every create.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes, give and revoke credentials).
          */
         post: operations["createFreeze"];
         delete?: never;
@@ -432,7 +432,7 @@ export interface paths {
          * Cancel a freeze (one under way ends today)
          * @description Cancels a freeze: a planned one never starts; one under way ends today, so the member is `active` again tomorrow (a PATCH of the member to `active` returns it at once). Cancelling a cancelled freeze again changes nothing; a freeze that has ended is 409 `invalid_status_transition`.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes, give and revoke credentials).
          */
         delete: operations["cancelFreeze"];
         options?: never;
@@ -459,7 +459,7 @@ export interface paths {
          * Give a member a card, QR code or PIN
          * @description Adds a credential. `value` is required for `card` and `pin` (4 to 12 digits); for `qr` it may be left out, and the service makes a random one. The answer holds the whole `value`: it is the only time the service shows it (it keeps a SHA-256 and the last four characters). A value held by a credential of the facility that is not revoked is 409 `credential_conflict`; a revoked one may be given again. A member has at most 20 credentials that are not revoked (409 `credential_limit_reached`). A removed member is 404 `member_not_found`. Idempotency-Key is ignored here (the answer would keep the value): a retry of a card or PIN is 409 `credential_conflict`.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes, give and revoke credentials).
          */
         post: operations["createCredential"];
         delete?: never;
@@ -482,7 +482,7 @@ export interface paths {
          * Revoke a credential
          * @description Revokes a credential: it opens no door from now on (a decision answers `credential_revoked`), and is kept, with `revoked_at`, for the check-ins that name it; its value may be given again. Revoking a revoked credential changes nothing (204).
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes, give and revoke credentials).
          */
         delete: operations["revokeCredential"];
         options?: never;

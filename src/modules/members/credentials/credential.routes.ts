@@ -4,7 +4,7 @@ import { sendPage } from '../../../http/replies/page-reply.js';
 import { locationOf, writeContextOf } from '../../../http/replies/write-request.js';
 import { BODY_PROBLEMS, problemResponses } from '../../../http/vocabulary/responses.js';
 import { NoContent, Ref } from '../../../http/vocabulary/schemas.js';
-import { ignoreIdempotencyKey } from '../../webhooks/webhook.routes.js';
+import { ignoreIdempotencyKey } from '../../../infrastructure/idempotency/idempotency.hooks.js';
 import {
   Credential,
   CredentialCreate,
