@@ -70,7 +70,7 @@ export function CredentialForm({
           )}
         </Field>
         {draft.type === 'qr' && (
-          <div class="field">
+          <div class="field generate">
             <label class="check">
               <input
                 type="checkbox"
