@@ -13,6 +13,7 @@ import { auditResourceTypeSchema } from './modules/audit/audit.schemas.js';
 import { auditModule } from './modules/audit/index.js';
 import { eventsModule } from './modules/events/index.js';
 import { facilitiesModule } from './modules/facilities/index.js';
+import { credentialsModule } from './modules/members/credentials/index.js';
 import { memberCsvModule } from './modules/members/csv/index.js';
 import { rowValidator } from './modules/members/csv/member-import.validator.js';
 import {
@@ -40,6 +41,7 @@ export const MODULES: readonly ServiceModule[] = [
   membersModule,
   memberCsvModule,
   freezesModule,
+  credentialsModule,
   policyModule,
   auditModule,
   sessionModule,

@@ -8,7 +8,7 @@
 import type { App } from '../src/app.js';
 import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
 
-export const ROLES = ['admin', 'owner', 'manager', 'front_desk', 'viewer'] as const;
+export const ROLES = ['admin', 'owner', 'manager', 'front_desk', 'viewer', 'door'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** true: the role may call the operation (2xx); false: 403 forbidden, and nothing is written. */
@@ -22,12 +22,28 @@ export const CREDENTIALS: Record<Role, (app: App, facilityIds: number[]) => Prom
     manager: async (app, facilityIds) => bearer(await keySecret(app, 'manager', facilityIds)),
     front_desk: async (app, facilityIds) => bearer(await keySecret(app, 'front_desk', facilityIds)),
     viewer: async (app, facilityIds) => bearer(await keySecret(app, 'viewer', facilityIds)),
+    door: async (app, facilityIds) => bearer(await keySecret(app, 'door', facilityIds)),
   };
 
-//                                admin  owner  manager  front_desk  viewer
-const read: Row = /*          */ { admin: true, owner: true, manager: true, front_desk: true, viewer: true };
+//                                admin  owner  manager  front_desk  viewer  door
+/** A door key reads nothing: a key stolen from a reader in a hallway learns nothing (nor its own session). */
+const read: Row = /*          */ {
+  admin: true,
+  owner: true,
+  manager: true,
+  front_desk: true,
+  viewer: true,
+  door: false,
+};
 /** Members day to day: the front desk too. */
-const desk: Row = /*          */ { admin: true, owner: true, manager: true, front_desk: true, viewer: false };
+const desk: Row = /*          */ {
+  admin: true,
+  owner: true,
+  manager: true,
+  front_desk: true,
+  viewer: false,
+  door: false,
+};
 /** Plans, policy, imports, deletes: managers and up. */
 const write: Row = /*         */ {
   admin: true,
@@ -35,6 +51,7 @@ const write: Row = /*         */ {
   manager: true,
   front_desk: false,
   viewer: false,
+  door: false,
 };
 /** Webhooks hold secrets and reach other systems; people, keys and facilities: owners only, reads too. */
 const adminOnly: Row = /*     */ {
@@ -43,6 +60,7 @@ const adminOnly: Row = /*     */ {
   manager: false,
   front_desk: false,
   viewer: false,
+  door: false,
 };
 /** No key of one facility, whatever its role: a new facility is outside its scope. */
 const everyFacility: Row = /* */ {
@@ -51,6 +69,7 @@ const everyFacility: Row = /* */ {
   manager: false,
   front_desk: false,
   viewer: false,
+  door: false,
 };
 
 /**
@@ -126,6 +145,10 @@ export const ACCESS: Record<string, Row> = {
   createFreeze: desk,
   listFreezes: read,
   cancelFreeze: desk,
+
+  createCredential: desk,
+  listCredentials: read,
+  revokeCredential: desk,
 
   importMembers: write,
   getMemberImport: read,

@@ -106,6 +106,13 @@ export const make = {
     });
     return { member, freeze: freeze.id };
   },
+  /** A member and a card of theirs. */
+  credential: async (context: ExampleContext): Promise<{ member: number; credential: number }> => {
+    const member = await make.member(context);
+    const url = `${base(context)}/members/${member}/credentials`;
+    const credential = await made(context, 'POST', url, { type: 'card', value: `CARD-${next()}` });
+    return { member, credential: credential.id };
+  },
   endpoint: async (context: ExampleContext, fields: { enabled?: boolean } = {}): Promise<number> =>
     (
       await made(context, 'POST', `${base(context)}/webhook-endpoints`, {
@@ -282,6 +289,16 @@ export const EXAMPLES: Record<string, Example> = {
   cancelFreeze: async (context) => {
     const { member, freeze } = await make.freeze(context);
     return { params: { member_id: member, freeze_id: freeze } };
+  },
+
+  createCredential: async (context) => ({
+    params: { member_id: await make.member(context) },
+    body: { type: 'card', value: `04A2-${next()}`, label: 'Blue key fob' },
+  }),
+  listCredentials: async (context) => ({ params: { member_id: (await make.credential(context)).member } }),
+  revokeCredential: async (context) => {
+    const { member, credential } = await make.credential(context);
+    return { params: { member_id: member, credential_id: credential } };
   },
 
   // A job (202): a suite that compares the facility after it follows the job to its end (finishedImport).

@@ -79,6 +79,10 @@ const WRITES: Record<string, Expected> = {
   // A cancelled freeze is kept, with cancelled_at.
   cancelFreeze: { resourceType: 'freeze', action: 'update', resourceId: param('freeze_id') },
 
+  createCredential: { resourceType: 'credential', action: 'create', resourceId: 'created' },
+  // Kept, with revoked_at, as a revoked API key is.
+  revokeCredential: { resourceType: 'credential', action: 'delete', resourceId: param('credential_id') },
+
   updatePolicy: { resourceType: 'policy', action: 'update', resourceId: 'facility' },
 
   createWebhookEndpoint: { resourceType: 'webhook_endpoint', action: 'create', resourceId: 'created' },

@@ -40,7 +40,8 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   account:
     'see and end their own sessions and change their own password (anyone signed in, with or without a role)',
   read: 'read the facility (members, plans, policy, audit trail, change feed, exports)',
-  'members.write': 'create and edit members, change their status, plan and cancel freezes',
+  'members.write':
+    'create and edit members, change their status, plan and cancel freezes, give and revoke credentials',
   'members.delete': 'delete members',
   'members.import': 'import members from CSV',
   'plans.write': 'create, change and delete plans and their entitlements',
@@ -84,13 +85,19 @@ export interface RoleGrant {
   role: Role;
 }
 
-/** Whether the grants allow a permission at a facility; `undefined`: at some facility (a path without one). */
+/**
+ * Whether the grants allow a permission at a facility; `undefined`: at some
+ * facility (a path without one). `account` is anyone's who signed in, with
+ * or without a role; a key's only from its role (a `door` key has not even
+ * that: src/http/pipeline/auth.ts).
+ */
 export function grantsAllow(
   grants: readonly RoleGrant[],
   permission: Permission,
   facilityId: number | undefined,
+  caller: 'person' | 'key' = 'person',
 ): boolean {
-  if (permission === 'account') return true;
+  if (permission === 'account' && caller === 'person') return true;
   return grants.some(
     (grant) =>
       ROLE_PERMISSIONS[grant.role].has(permission) &&

@@ -1,4 +1,5 @@
 import createFetchClient from 'openapi-fetch';
+import { credentialOperations } from './credentials.js';
 import { freezeOperations } from './freezes.js';
 import { auditEventOperations, templateOperations } from './lists.js';
 import { memberCsvOperations } from './member-csv.js';
@@ -43,6 +44,7 @@ export function createClient(options: ClientOptions) {
     entitlements: entitlementOperations(api),
     members: memberOperations(api),
     freezes: freezeOperations(api),
+    credentials: credentialOperations(api),
     ...memberCsvOperations(api),
     policy: policyOperations(api),
     templates: templateOperations(api),

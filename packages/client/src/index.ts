@@ -1,4 +1,5 @@
 export { type Client, type ClientOptions, createClient } from './client.js';
+export type { CredentialListQuery } from './credentials.js';
 export type { FreezeListQuery } from './freezes.js';
 export type { AuditEventListQuery, TemplateListQuery } from './lists.js';
 export {

@@ -259,7 +259,7 @@ export interface paths {
          * Add a member
          * @description Adds a member, `active` unless created `pending`, who joins today in the facility's time zone unless `joined_on` says otherwise. The email is unique among the facility's members that are not removed, ignoring case (409 `member_email_conflict`), and so is an `external_id` (409 `member_external_id_conflict`). A plan must be an active plan of the facility (422 `invalid_plan`) with a seat free when it has `max_members` (409 `plan_full`). A `date_of_birth` must not be in the future (400) nor make the member younger than the policy's `min_member_age` (422 `member_too_young`). With the policy's `require_waiver`, an `active` member needs `waiver_signed_at` (422 `waiver_required`). A plan with `duration_days` sets `ends_on` to `joined_on + duration_days - 1` unless the body gives it (null too). Send an `Idempotency-Key`: a retry with the same key and body within 24 hours answers the first response again and creates nothing (409 `idempotency_in_progress` while the first still runs; 422 `idempotency_key_reused` for the same key with another body).
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes, give and revoke credentials).
          */
         post: operations["createMember"];
         delete?: never;
@@ -297,7 +297,7 @@ export interface paths {
          * Change some fields of a member, or move its status
          * @description Changes the fields sent; a PATCH that changes nothing changes neither `updated_at` nor the ETag. A status moves only as the table of `MemberStatus` allows (409 `invalid_status_transition`; to `frozen` while the policy's `allow_freeze` is false, 409 `freeze_not_allowed`); a move from `removed` restores the member. A move to `frozen` freezes the member open-ended from today: a freeze that ended today (frozen, then active, the same day) is under way again, and freezes planned later stay planned (the open-ended freeze ends the day before the first of them starts, so the member stays frozen through it); 422 `freeze_limit_exceeded` past the yearly limit. A move from `frozen` ends the freeze under way today; `status_reason` may come with a move (a move without one clears it). Becoming `active` with the policy's `require_waiver` needs `waiver_signed_at` (422 `waiver_required`). Setting `ends_on` schedules a cancellation (null clears it); a day already past cancels the member at once, as `expired`. Joining a plan, or coming back to one, needs an active plan of the facility (422 `invalid_plan`) with a seat free (409 `plan_full`). The email and the `external_id` stay unique (409 `member_email_conflict`, `member_external_id_conflict`); a `date_of_birth` is checked as on create (422 `member_too_young`). With `If-Match`, only if the member is unchanged since read (else 412 `precondition_failed`).
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes, give and revoke credentials).
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -409,7 +409,7 @@ export interface paths {
          * Plan a dated freeze of a member
          * @description Plans a freeze from `starts_on` to `ends_on`, both included, in the facility's time zone. On `starts_on` the member becomes `frozen` (at once when it is today), on the day after `ends_on` `active` again; the service does this by itself. `starts_on` in the past or after `ends_on` is 400. The policy's `allow_freeze` false is 409 `freeze_not_allowed`; a member that is not `active` or `frozen` is 409 `invalid_status_transition`; a freeze sharing a day with another (an open-ended one reaches every day from its start) is 409 `freeze_overlap`; days frozen in a calendar year (past, current and planned freezes; open-ended ones to today) above the policy's `max_freeze_days_per_year` is 422 `freeze_limit_exceeded`, whose detail says how many days are left. A member has at most 100 freezes. Takes an `Idempotency-Key` like every create.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes, give and revoke credentials).
          */
         post: operations["createFreeze"];
         delete?: never;
@@ -432,9 +432,59 @@ export interface paths {
          * Cancel a freeze (one under way ends today)
          * @description Cancels a freeze: a planned one never starts; one under way ends today, so the member is `active` again tomorrow (a PATCH of the member to `active` returns it at once). Cancelling a cancelled freeze again changes nothing; a freeze that has ended is 409 `invalid_status_transition`.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes, give and revoke credentials).
          */
         delete: operations["cancelFreeze"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/members/{member_id}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a member's credentials (revoked ones too)
+         * @description Lists the member's credentials by id, one page at a time (pass `next_cursor` as `cursor`), revoked ones too. A value is shown by its last four characters only.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
+         */
+        get: operations["listCredentials"];
+        put?: never;
+        /**
+         * Give a member a card, QR code or PIN
+         * @description Adds a credential. `value` is required for `card` and `pin` (4 to 12 digits); for `qr` it may be left out, and the service makes a random one. The answer holds the whole `value`: it is the only time the service shows it (it keeps a SHA-256 and the last four characters). A value held by a credential of the facility that is not revoked is 409 `credential_conflict`; a revoked one may be given again. A member has at most 20 credentials that are not revoked (409 `credential_limit_reached`). A removed member is 404 `member_not_found`. Idempotency-Key is ignored here (the answer would keep the value): a retry of a card or PIN is 409 `credential_conflict`.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes, give and revoke credentials).
+         */
+        post: operations["createCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/members/{member_id}/credentials/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a credential
+         * @description Revokes a credential: it opens no door from now on (a decision answers `credential_revoked`), and is kept, with `revoked_at`, for the check-ins that name it; its value may be given again. Revoking a revoked credential changes nothing (204).
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk` (permission `members.write`: create and edit members, change their status, plan and cancel freezes, give and revoke credentials).
+         */
+        delete: operations["revokeCredential"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1996,6 +2046,102 @@ export interface components {
             next_cursor: string | null;
         };
         /**
+         * @description A member's card, QR code or PIN, which a door presents to ask for an access decision. Its value is unique in the facility among credentials not revoked.
+         * @example {
+         *       "id": 9,
+         *       "facility_id": 1,
+         *       "member_id": 42,
+         *       "type": "card",
+         *       "value_last4": "7731",
+         *       "label": "Blue key fob",
+         *       "created_at": "2026-03-02T09:20:11.512Z",
+         *       "revoked_at": null
+         *     }
+         * @example {
+         *       "id": 9,
+         *       "facility_id": 1,
+         *       "member_id": 42,
+         *       "type": "card",
+         *       "value_last4": "7731",
+         *       "label": "Blue key fob",
+         *       "created_at": "2026-03-02T09:20:11.512Z",
+         *       "revoked_at": null,
+         *       "value": "04A2241A7731"
+         *     }
+         */
+        Credential: {
+            id: number;
+            facility_id: number;
+            member_id: number;
+            /**
+             * @description `card`: a card or fob number as its reader sends it; `qr`: a code shown on a phone or printed; `pin`: digits typed at a keypad
+             * @enum {string}
+             */
+            type: "card" | "qr" | "pin";
+            /** @description The value's last four characters, to recognise it; the value itself is not kept */
+            value_last4: string;
+            /** @description What the credential is, for the front desk ("Blue key fob") */
+            label: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the credential was revoked (DELETE); a revoked credential opens no door
+             */
+            revoked_at: string | null;
+            /** @description The whole value: only in the answer that created it, never again (the service keeps its SHA-256) */
+            value?: string;
+        };
+        /**
+         * @description A new credential: its type, its value (a QR code can be made by the service) and a label
+         * @example {
+         *       "type": "card",
+         *       "value": "04A2241A7731",
+         *       "label": "Blue key fob"
+         *     }
+         * @example {
+         *       "type": "qr",
+         *       "label": "Phone"
+         *     }
+         */
+        CredentialCreate: {
+            /**
+             * @description `card`: a card or fob number as its reader sends it; `qr`: a code shown on a phone or printed; `pin`: digits typed at a keypad
+             * @enum {string}
+             */
+            type: "card" | "qr" | "pin";
+            /** @description The value, as the reader sends it: 1 to 64 printable ASCII characters without spaces; a `pin` is 4 to 12 digits. Required for `card` and `pin`; for `qr` left out, the service makes a random one (22 characters, base64url). */
+            value?: string;
+            /** @description What the credential is, for the front desk ("Blue key fob") */
+            label?: string | null;
+        };
+        /**
+         * @description One page of credentials, ordered by id
+         * @example {
+         *       "credentials": [
+         *         {
+         *           "id": 9,
+         *           "facility_id": 1,
+         *           "member_id": 42,
+         *           "type": "card",
+         *           "value_last4": "7731",
+         *           "label": "Blue key fob",
+         *           "created_at": "2026-03-02T09:20:11.512Z",
+         *           "revoked_at": null
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        CredentialPage: {
+            credentials: components["schemas"]["Credential"][];
+            /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
+            next_cursor: string | null;
+        };
+        /**
          * @description Created on first read with: timezone UTC, currency USD, booking_window_days 14, cancellation_cutoff_hours 24, late_cancellation_fee_amount 0, no_show_fee_amount 0, max_active_bookings 5, guest_passes_per_month 0, allow_freeze true, max_freeze_days_per_year 60, min_member_age 0 (no limit), require_waiver false, opening_hours null (always open), closures none, max_occupancy null (no limit), anti_passback_minutes 0, visit_limit_mode block, week_starts_on monday, occupancy_cutoff_minutes 240
          * @example {
          *       "facility_id": 1,
@@ -2405,7 +2551,7 @@ export interface components {
             name: string;
         };
         /**
-         * @description `owner`: everything; `manager`: plans, members, freezes, policy, imports, not staff, keys or webhooks; `front_desk`: reads, creates and edits members, plans and cancels freezes; `viewer`: reads only; `admin` (API keys): as `owner`
+         * @description `owner`: everything; `manager`: plans, members, freezes, policy, imports, not staff, keys or webhooks; `front_desk`: reads, creates and edits members, plans and cancels freezes, gives and revokes credentials, the door; `viewer`: reads only; `admin` (API keys): as `owner`; `door` (API keys): asks for access decisions and records check-outs, nothing else (not even reads)
          * @example front_desk
          * @enum {string}
          */
@@ -3578,7 +3724,7 @@ export interface components {
          * @example member
          * @enum {string}
          */
-        AuditResourceType: "facility" | "plan" | "entitlements" | "member" | "freeze" | "policy" | "staff_user" | "webhook_endpoint" | "webhook_delivery" | "api_key";
+        AuditResourceType: "facility" | "plan" | "entitlements" | "member" | "freeze" | "credential" | "policy" | "staff_user" | "webhook_endpoint" | "webhook_delivery" | "api_key";
         /**
          * @description RFC 9457 problem details, for every error but 400 (see ValidationProblem)
          * @example {
@@ -3608,7 +3754,7 @@ export interface components {
              * @description What went wrong; branch on it
              * @enum {string}
              */
-            code: "unauthenticated" | "cross_site_request" | "current_password_wrong" | "forbidden" | "person_only" | "api_key_not_found" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "import_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "session_not_found" | "staff_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "facility_name_conflict" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "import_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "staff_email_conflict" | "staff_state_conflict" | "webhook_endpoint_limit" | "link_not_usable" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+            code: "unauthenticated" | "cross_site_request" | "current_password_wrong" | "forbidden" | "person_only" | "api_key_not_found" | "credential_not_found" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "import_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "session_not_found" | "staff_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "credential_conflict" | "credential_limit_reached" | "facility_name_conflict" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "import_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "staff_email_conflict" | "staff_state_conflict" | "webhook_endpoint_limit" | "link_not_usable" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         };
         /**
          * @description The problem of a 400 answer: the request is not valid, or its body is not JSON
@@ -3701,6 +3847,9 @@ export type MemberImportPage = components['schemas']['MemberImportPage'];
 export type Freeze = components['schemas']['Freeze'];
 export type FreezeCreate = components['schemas']['FreezeCreate'];
 export type FreezePage = components['schemas']['FreezePage'];
+export type Credential = components['schemas']['Credential'];
+export type CredentialCreate = components['schemas']['CredentialCreate'];
+export type CredentialPage = components['schemas']['CredentialPage'];
 export type Policy = components['schemas']['Policy'];
 export type PolicyUpdate = components['schemas']['PolicyUpdate'];
 export type AuditEvent = components['schemas']['AuditEvent'];
@@ -7661,6 +7810,392 @@ export interface operations {
             };
             /** @description Problem; `code` is `invalid_status_transition` */
             409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCredentials: {
+        parameters: {
+            query?: {
+                /** @description Most items in the page. A page holds fewer when its items reach the byte budget for one page (PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items. */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                facility_id: number;
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of credentials */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "credentials": [
+                     *         {
+                     *           "id": 9,
+                     *           "facility_id": 1,
+                     *           "member_id": 42,
+                     *           "type": "card",
+                     *           "value_last4": "7731",
+                     *           "label": "Blue key fob",
+                     *           "created_at": "2026-03-02T09:20:11.512Z",
+                     *           "revoked_at": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CredentialPage"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `member_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+                member_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "card",
+                 *       "value": "04A2241A7731",
+                 *       "label": "Blue key fob"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CredentialCreate"];
+            };
+        };
+        responses: {
+            /** @description The credential, with its whole value (this once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 9,
+                     *       "facility_id": 1,
+                     *       "member_id": 42,
+                     *       "type": "card",
+                     *       "value_last4": "7731",
+                     *       "label": "Blue key fob",
+                     *       "created_at": "2026-03-02T09:20:11.512Z",
+                     *       "revoked_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `member_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `credential_conflict`, `credential_limit_reached` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+                member_id: number;
+                credential_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `member_not_found`, `credential_not_found` */
+            404: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
                     "x-request-id"?: string;
@@ -11900,6 +12435,8 @@ export const memberImportStateValues: ReadonlyArray<FlattenedDeepRequired<compon
 export const memberImportMatch_byValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["match_by"]> = ["external_id", "email", "none"];
 export const memberImportOn_errorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["on_error"]> = ["abort", "skip"];
 export const memberImportProgressPhaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MemberImport"]["progress"]["phase"]> = ["checking", "writing", "undoing"];
+export const credentialTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Credential"]["type"]> = ["card", "qr", "pin"];
+export const credentialCreateTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CredentialCreate"]["type"]> = ["card", "qr", "pin"];
 export const policyVisit_limit_modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Policy"]["visit_limit_mode"]> = ["block", "warn", "count"];
 export const policyWeek_starts_onValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Policy"]["week_starts_on"]> = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 export const policyUpdateVisit_limit_modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PolicyUpdate"]["visit_limit_mode"]> = ["block", "warn", "count"];
@@ -11914,7 +12451,7 @@ export const staffUserStateValues: ReadonlyArray<FlattenedDeepRequired<component
 export const staffUpdateStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StaffUpdate"]["state"]> = ["active", "disabled"];
 export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["facility.created", "facility.updated", "member.created", "member.deleted", "member.freeze_cancelled", "member.freeze_created", "member.freeze_updated", "member.status_changed", "member.updated", "plan.created", "plan.deleted", "plan.entitlements_changed", "plan.updated", "policy.updated", "webhook_endpoint.disabled"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["status"]> = ["pending", "succeeded", "failed"];
-export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["facility", "plan", "entitlements", "member", "freeze", "policy", "staff_user", "webhook_endpoint", "webhook_delivery", "api_key"];
-export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["unauthenticated", "cross_site_request", "current_password_wrong", "forbidden", "person_only", "api_key_not_found", "delivery_not_found", "entitlement_not_found", "freeze_not_found", "import_not_found", "member_not_found", "not_found", "plan_not_found", "session_not_found", "staff_not_found", "webhook_endpoint_not_found", "method_not_allowed", "request_timeout", "facility_name_conflict", "freeze_not_allowed", "freeze_overlap", "idempotency_in_progress", "import_in_progress", "invalid_status_transition", "member_email_conflict", "member_external_id_conflict", "plan_archived", "plan_full", "plan_in_use", "plan_name_conflict", "staff_email_conflict", "staff_state_conflict", "webhook_endpoint_limit", "link_not_usable", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "freeze_limit_exceeded", "idempotency_key_reused", "invalid_plan", "invalid_template", "invalid_webhook_url", "member_too_young", "waiver_required", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"];
+export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["facility", "plan", "entitlements", "member", "freeze", "credential", "policy", "staff_user", "webhook_endpoint", "webhook_delivery", "api_key"];
+export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["unauthenticated", "cross_site_request", "current_password_wrong", "forbidden", "person_only", "api_key_not_found", "credential_not_found", "delivery_not_found", "entitlement_not_found", "freeze_not_found", "import_not_found", "member_not_found", "not_found", "plan_not_found", "session_not_found", "staff_not_found", "webhook_endpoint_not_found", "method_not_allowed", "request_timeout", "credential_conflict", "credential_limit_reached", "facility_name_conflict", "freeze_not_allowed", "freeze_overlap", "idempotency_in_progress", "import_in_progress", "invalid_status_transition", "member_email_conflict", "member_external_id_conflict", "plan_archived", "plan_full", "plan_in_use", "plan_name_conflict", "staff_email_conflict", "staff_state_conflict", "webhook_endpoint_limit", "link_not_usable", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "freeze_limit_exceeded", "idempotency_key_reused", "invalid_plan", "invalid_template", "invalid_webhook_url", "member_too_young", "waiver_required", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"];
 export const validationProblemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ValidationProblem"]["code"]> = ["invalid_csv", "malformed_json", "validation_error"];
 export const fieldErrorLocationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldError"]["location"]> = ["body", "query", "path", "header"];

@@ -134,6 +134,31 @@ describeEachDialect(
       assert.equal((await client.members.update(facility, ada.id, { ends_on: null })).data.ends_on, null);
     });
 
+    test("credentials: give (a made QR code's value shown once), list by last four, revoke; a value taken is 409", async () => {
+      const client = clientOf();
+      const facility = api.newFacility();
+      const ada = (await client.members.create(facility, { first_name: 'Ada' })).data;
+      const qr = await client.credentials.create(facility, ada.id, { type: 'qr', label: 'Phone' });
+      assert.match(String(qr.value), /^[A-Za-z0-9_-]{22}$/);
+      const card = await client.credentials.create(facility, ada.id, { type: 'card', value: 'CARD-77' });
+      const listed = (await client.credentials.list(facility, ada.id)).credentials;
+      assert.deepEqual(
+        listed.map((c) => [c.id, c.value_last4, c.value]),
+        [
+          [qr.id, String(qr.value).slice(-4), undefined],
+          [card.id, 'D-77', undefined],
+        ],
+      );
+      const taken = await problemOf(
+        client.credentials.create(facility, ada.id, { type: 'card', value: 'CARD-77' }),
+      );
+      assert.equal(taken.code, 'credential_conflict');
+      await client.credentials.revoke(facility, ada.id, card.id);
+      await client.credentials.revoke(facility, ada.id, card.id);
+      const [, revoked] = (await client.credentials.list(facility, ada.id)).credentials;
+      assert.notEqual(revoked.revoked_at, null);
+    });
+
     test('policy, plan templates and the audit trail', async () => {
       const client = clientOf();
       const facility = api.newFacility();

@@ -22,10 +22,10 @@ export const ROLE_WORDS: Record<Role, string> = {
 export const ROLE_HINTS: Record<Role, string> = {
   admin: 'everything (API keys only)',
   owner: 'everything, including staff, API keys, webhooks and facilities',
-  manager: 'plans, members, freezes, policy, import and export; checks members in',
-  front_desk: 'reads; creates and edits members, plans and cancels freezes; checks members in',
+  manager: 'plans, members and their credentials, freezes, policy, import and export; checks members in',
+  front_desk: 'reads; creates and edits members and their credentials, plans and cancels freezes; checks members in',
   viewer: 'reads only',
-  door: 'access decisions and check-outs only, for a device at the door (API keys only)',
+  door: 'access decisions and check-outs at the door, nothing else (API keys only)',
 };
 
 /** A facility's name, or its number for one used before it was named. */

@@ -64,6 +64,7 @@ export function fieldErrors(error: unknown): Record<string, string> {
   if (error.code === 'member_too_young') out.date_of_birth ??= error.detail;
   if (error.code === 'invalid_plan' || error.code === 'plan_full') out.plan_id ??= error.detail;
   if (error.code === 'invalid_webhook_url') out.url ??= error.detail;
+  if (error.code === 'credential_conflict') out.value ??= error.detail;
   return out;
 }
 

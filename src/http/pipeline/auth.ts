@@ -147,7 +147,8 @@ function authorize(request: FastifyRequest, principal: Principal): void {
     );
   }
   const permission = request.routeOptions.config.permission ?? 'read';
-  if (!grantsAllow(principal.grants, permission, facilityId)) {
+  const kind = principal.keyId === null ? 'person' : 'key';
+  if (!grantsAllow(principal.grants, permission, facilityId, kind)) {
     throw new AppError(
       'forbidden',
       `${caller} may not ${PERMISSION_DESCRIPTIONS[permission]}${facilityId === undefined ? '' : ` in facility ${facilityId}`}`,

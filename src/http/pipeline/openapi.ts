@@ -62,6 +62,7 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
         { name: 'entitlements', description: 'Entitlements of a plan' },
         { name: 'members', description: 'Members of a facility' },
         { name: 'freezes', description: "Dated freezes of a member's membership" },
+        { name: 'credentials', description: "Members' cards, QR codes and PINs, which a door presents" },
         { name: 'policy', description: 'The policy of a facility' },
         { name: 'session', description: 'The caller, signing in and out' },
         { name: 'staff', description: 'People who work at the facilities (owners manage them)' },

@@ -30,8 +30,10 @@ export const Role = StringEnum(KEY_ROLES, {
   $id: 'Role',
   description:
     '`owner`: everything; `manager`: plans, members, freezes, policy, imports, not staff, keys or webhooks; ' +
-    '`front_desk`: reads, creates and edits members, plans and cancels freezes; `viewer`: reads only; ' +
-    '`admin` (API keys): as `owner`',
+    '`front_desk`: reads, creates and edits members, plans and cancels freezes, gives and revokes credentials, ' +
+    'the door; `viewer`: reads only; ' +
+    '`admin` (API keys): as `owner`; `door` (API keys): asks for access decisions and records check-outs, ' +
+    'nothing else (not even reads)',
   examples: ['front_desk'],
 });
 

@@ -47,7 +47,7 @@ export function registerKeyCommands(program: Command): void {
     .addOption(
       new Option(
         '--role <role>',
-        'admin or owner: everything; manager: plans, members, policy, imports; front_desk: members and freezes; viewer: reads only (docs/security.md)',
+        'admin or owner: everything; manager: plans, members, policy, imports; front_desk: members, freezes, credentials; viewer: reads only; door: access decisions only (docs/security.md)',
       )
         .choices([...KEY_ROLES])
         .default('admin'),

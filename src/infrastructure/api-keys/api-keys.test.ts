@@ -68,6 +68,23 @@ for (const dialect of DIALECTS) {
       assert.notEqual(again.find((k: { id: number }) => k.id === key.id).revokedAt, null);
     });
 
+    test('create makes a door key: it reads nothing, not even its own session', async () => {
+      const created = await cli(
+        ...['create', '--create', '--name', 'front door', '--facilities', '7', '--role', 'door'],
+      );
+      const secret = created.stdout.trim();
+      assert.match(created.stderr, /\(door\)/);
+      const key = JSON.parse((await cli('list', '--json')).stdout).find(
+        (k: { name: string }) => k.name === 'front door',
+      );
+      assert.equal(key.role, 'door');
+      const app = await buildApp({ ...loadConfig({}), databaseUrl, authMode: 'api-key' }, { logger: false });
+      after(() => app.close());
+      const headers = { authorization: `Bearer ${secret}` };
+      assert.equal((await app.inject({ url: '/admin/facilities/7/members', headers })).statusCode, 403);
+      assert.equal((await app.inject({ url: '/admin/session', headers })).statusCode, 403);
+    });
+
     test('create refuses a bad scope with a clear message and exit code 1', async () => {
       await assert.rejects(cli('create', '--name', 'x'), (error: { code: number; stderr: string }) => {
         assert.equal(error.code, 1);

@@ -221,3 +221,12 @@ function inProgress(): AppError {
     { headers: { 'retry-after': '1' } },
   );
 }
+
+/**
+ * An answer that holds a secret (a webhook's signing secret, a credential's
+ * value) must not be kept by the idempotency store, where it would rest
+ * unencrypted: the POSTs that send one ignore Idempotency-Key (their onRequest).
+ */
+export async function ignoreIdempotencyKey(request: FastifyRequest): Promise<void> {
+  delete request.headers['idempotency-key'];
+}

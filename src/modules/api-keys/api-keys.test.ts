@@ -10,6 +10,25 @@ const admin = bearer(ADMIN_KEY);
 describeEachDialect(
   'API keys over HTTP: owners list, create and revoke',
   (api) => {
+    test('a door key, created like any other, is refused what a door does not do (403)', async () => {
+      const facility = api.newFacility();
+      const created = await api.post(
+        '/admin/api-keys',
+        { name: 'front door', role: 'door', facility_ids: [facility] },
+        admin,
+      );
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.body.role, 'door');
+      const door = bearer(created.body.secret);
+      assertProblem(await api.get(`/admin/facilities/${facility}/members`, door), 403, 'forbidden');
+      assertProblem(
+        await api.post(`/admin/facilities/${facility}/members`, { first_name: 'X' }, door),
+        403,
+        'forbidden',
+      );
+      assertProblem(await api.get('/admin/session', door), 403, 'forbidden');
+    });
+
     test('create answers the secret once; the key works; revoke ends it at once', async () => {
       const facility = api.newFacility();
       const created = await api.post(

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { replyWithResource } from '../../http/replies/resource-reply.js';
 import { locationOf, writeContextOf } from '../../http/replies/write-request.js';
 import { BODY_PROBLEMS, problemResponses, Resource } from '../../http/vocabulary/responses.js';
 import { FacilityParams, IfMatchHeaders, NoContent, NoQuery, Ref } from '../../http/vocabulary/schemas.js';
+import { ignoreIdempotencyKey } from '../../infrastructure/idempotency/idempotency.hooks.js';
 import {
   EndpointParams,
   WebhookEndpoint,
@@ -24,14 +24,6 @@ import {
 } from './webhook.service.js';
 import { listEndpoints, toEndpoint } from './webhook-endpoint.repository.js';
 import './webhook.problems.js';
-
-/**
- * An answer that holds a signing secret must not be kept by the idempotency
- * store (it would rest there unencrypted): these POSTs ignore Idempotency-Key.
- */
-export async function ignoreIdempotencyKey(request: FastifyRequest): Promise<void> {
-  delete request.headers['idempotency-key'];
-}
 
 export function webhookSettingsOf(app: {
   config: { webhookAllowHttp: boolean; webhookMaxEndpoints: number };

@@ -9,14 +9,16 @@ import { NotLoaded, useResource } from '../resource';
 import { href } from '../router';
 import { Badge, ResourceHead } from '../ui';
 import { WriteOutcome } from '../write';
+import { CredentialsPanel } from './credentials';
 import { bodyOf, MemberForm } from './form';
 import { FreezesPanel } from './freezes';
 import { planName, usePlans } from './list';
 import { allowedTransitions, fullName, moveLabel, statusReason } from './status';
 
-/** Panels below the member's fields (its freezes): each gets the member and its ETag, and a way to reload. */
+/** Panels below the member's fields (its freezes, its credentials): each gets the member and its ETag, and a way to reload. */
 export const MEMBER_PANELS: ComponentType<{ member: Member; etag: string; reload: () => void }>[] = [
   FreezesPanel,
+  CredentialsPanel,
 ];
 
 /**
