@@ -1,6 +1,6 @@
 import { AppError, invalidField } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
-import type { RoleGrant } from '../../core/roles.js';
+import { type RoleGrant, STAFF_ROLES } from '../../core/roles.js';
 import type { WriteContext } from '../../core/write-context.js';
 import type { Db, Executor } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -67,7 +67,7 @@ export async function inviteStaff(
     facilityId: role.facility_id,
     role: role.role as RoleGrant['role'],
   }));
-  assertUniqueFacilities(grants);
+  assertValidGrants(grants);
   assertMayGrant(context.principal, grants);
   const secret = newLinkSecret();
   const invited = await write(db, context, async (change) => {
@@ -164,7 +164,7 @@ async function applyChange(change: Write, current: StaffUser, patch: StaffUpdate
   }));
   const rolesChanged = grants !== undefined && JSON.stringify(grants) !== JSON.stringify(grantsOf(current));
   if (grants) {
-    assertUniqueFacilities(grants);
+    assertValidGrants(grants);
     assertMayGrant(context.principal, grants);
   }
   if (Object.keys(fields).length === 0 && !rolesChanged) return current;
@@ -208,6 +208,25 @@ async function mustFind(db: Executor, id: number): Promise<StaffUser> {
   const found = await findStaffById(db, id);
   if (!found) throw new Error(`staff user ${id} vanished in its own transaction`);
   return found.user;
+}
+
+/** A person takes a staff role; `admin` and `door` are for API keys (the table's check constraint agrees). */
+function assertStaffRoles(grants: readonly RoleGrant[]): void {
+  grants.forEach((grant, index) => {
+    if (!(STAFF_ROLES as readonly string[]).includes(grant.role)) {
+      throw invalidField(
+        'body',
+        `/roles/${index}/role`,
+        `must be one of ${STAFF_ROLES.join(', ')}: ${grant.role} is for API keys only`,
+      );
+    }
+  });
+}
+
+/** A person's roles: staff roles only, one per facility. */
+function assertValidGrants(grants: readonly RoleGrant[]): void {
+  assertStaffRoles(grants);
+  assertUniqueFacilities(grants);
 }
 
 function assertUniqueFacilities(grants: readonly RoleGrant[]): void {

@@ -281,6 +281,27 @@ describeEachDialect(
       assertProblem(twice, 400, 'validation_error');
     });
 
+    test('a person takes staff roles only: admin and door are for API keys, refused before any write', async () => {
+      for (const role of ['admin', 'door']) {
+        const email = `${role}${api.newFacility()}@example.test`;
+        const refused = assertProblem(
+          await api.post(
+            '/admin/staff',
+            { email, name: 'Key role', roles: [{ facility_id: 1, role }] },
+            admin,
+          ),
+          400,
+          'validation_error',
+        );
+        assert.match(JSON.stringify(refused.errors), /\/roles\/0\/role/);
+        const listed = await api.get('/admin/staff?limit=100', admin);
+        assert.equal(
+          listed.body.staff.some((user: { email: string }) => user.email === email),
+          false,
+        );
+      }
+    });
+
     test('a password too short or holding the e-mail is refused, and the link stays usable', async () => {
       const email = `rules${api.newFacility()}@example.test`;
       const invited = await invite(api, email, []);
