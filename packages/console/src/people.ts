@@ -15,15 +15,17 @@ export const ROLE_WORDS: Record<Role, string> = {
   manager: 'Manager',
   front_desk: 'Front desk',
   viewer: 'Viewer',
+  door: 'Door',
 };
 
 /** What each role may do, in a phrase (docs/security.md, "Roles"). */
 export const ROLE_HINTS: Record<Role, string> = {
   admin: 'everything (API keys only)',
   owner: 'everything, including staff, API keys, webhooks and facilities',
-  manager: 'plans, members, freezes, policy, import and export',
-  front_desk: 'reads; creates and edits members, plans and cancels freezes',
+  manager: 'plans, members, freezes, policy, import and export; checks members in',
+  front_desk: 'reads; creates and edits members, plans and cancels freezes; checks members in',
   viewer: 'reads only',
+  door: 'access decisions and check-outs only, for a device at the door (API keys only)',
 };
 
 /** A facility's name, or its number for one used before it was named. */

@@ -5,7 +5,7 @@ import { facilityName, ROLE_HINTS, ROLE_WORDS } from '../people';
 import { Field, fieldErrors } from '../ui';
 import { FormEnd, useWrite } from '../write';
 
-const KEY_ROLES: Role[] = ['admin', 'owner', 'manager', 'front_desk', 'viewer'];
+const KEY_ROLES: Role[] = ['admin', 'owner', 'manager', 'front_desk', 'viewer', 'door'];
 
 /** A new key: its name, role, and the facilities it reaches (all, or some). */
 export function KeyForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: (key: ApiKey) => void }) {

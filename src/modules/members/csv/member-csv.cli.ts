@@ -2,6 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { rolesWith } from '../../../core/roles.js';
 import { packageName } from '../../../package-info.js';
 import { jobProgressLine, uploadProgress } from './member-csv-progress.js';
 
@@ -20,7 +21,10 @@ export function registerMemberCsvCommands(program: Command): void {
           .default('http://127.0.0.1:3000'),
       )
       .addOption(
-        new Option('--key <key>', 'an API key (admin or editor to import)').env('FACILITY_ADMIN_KEY'),
+        new Option(
+          '--key <key>',
+          `an API key (to import, one of the roles ${rolesWith('members.import').join(', ')})`,
+        ).env('FACILITY_ADMIN_KEY'),
       );
 
   target(members.command('import'))
