@@ -188,3 +188,52 @@ test("Pacific/Kiritimati (UTC+14): Monday's hours fall on Sunday in UTC", () => 
   assert.deepEqual(at(closedMonday, '2026-06-14T09:00:00Z'), closed('closed', '2026-06-21T18:00:00Z'));
   assert.deepEqual(at(closedMonday, '2026-06-14T10:00:00Z'), closed('closure', '2026-06-21T18:00:00Z'));
 });
+
+test('until is the first instant open after a closed one: open then, closed at every instant sampled before', () => {
+  let seed = 40;
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const time = () =>
+    `${String(Math.floor(next() * 24)).padStart(2, '0')}:${['00', '15', '30', '45'][Math.floor(next() * 4)]}`;
+  const zones = [
+    'Europe/Berlin',
+    'America/New_York',
+    'Australia/Lord_Howe',
+    'America/Santiago',
+    'Pacific/Kiritimati',
+  ];
+  const days = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+  for (let round = 0; round < 300; round++) {
+    const hours = Object.fromEntries(
+      days.filter(() => next() < 0.4).map((day) => [day, [{ opens: time(), closes: time() }]]),
+    );
+    const start = Date.parse('2026-01-01T00:00:00Z') + Math.floor(next() * 365) * 86_400_000;
+    const closures =
+      next() < 0.5
+        ? []
+        : [
+            closure(
+              new Date(start).toISOString().slice(0, 10),
+              new Date(start + Math.floor(next() * 5) * 86_400_000).toISOString().slice(0, 10),
+            ),
+          ];
+    const policy = rules(hours, closures, zones[round % zones.length]);
+    const instant = start + Math.floor(next() * 7 * 24 * 60) * 60_000;
+    const opening = openingAt(policy, new Date(instant));
+    const label = `${JSON.stringify(policy)} at ${new Date(instant).toISOString()}`;
+    if (opening.open || opening.until === null) continue;
+    const until = opening.until.getTime();
+    assert.ok(until > instant, label);
+    assert.deepEqual(openingAt(policy, opening.until), OPEN, label);
+    for (const sample of [until - 1000, until - 60_000, (instant + until) / 2, instant + 1000]) {
+      if (sample < instant || sample >= until) continue;
+      assert.equal(
+        openingAt(policy, new Date(Math.floor(sample / 1000) * 1000)).open,
+        false,
+        `${label} ${new Date(sample).toISOString()}`,
+      );
+    }
+  }
+});
