@@ -80,6 +80,11 @@ export function OpeningHoursEditor({
         Open at all hours (closures still close whole days)
       </label>
       {problems['/opening_hours'] && <p class="field-error">{problems['/opening_hours']}</p>}
+      {!draft.allHours && WEEKDAYS.every((day) => draft.days[day].length === 0) && (
+        <p class="notice" role="status">
+          No day has hours: the door lets no one in.
+        </p>
+      )}
       {!draft.allHours && (
         <ul class="weekdays">
           {WEEKDAYS.map((day) => (

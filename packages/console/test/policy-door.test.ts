@@ -30,6 +30,7 @@ describeConsole(
       assert.equal(await page.getByLabel(/Open at all hours/).isChecked(), true);
 
       await page.getByLabel(/Open at all hours/).uncheck();
+      await page.getByText('No day has hours: the door lets no one in.').waitFor();
       await page.getByRole('button', { name: 'Add hours on Monday' }).click();
       await page.getByLabel('Monday 1 opens').fill('06:00');
       await page.getByLabel('Monday 1 closes').fill('13:00');
