@@ -2219,7 +2219,7 @@ export interface components {
             min_member_age: number;
             /** @description Enforced: while true, a member becomes `active` (create, PATCH, restore) only with a `waiver_signed_at`, else 422 `waiver_required`. Members already active stay active, and a frozen member whose freeze ends becomes active again. */
             require_waiver: boolean;
-            /** @description Enforced by access decisions: per weekday, the intervals the facility is open, in its time zone; an interval whose `closes` is at or before its `opens` crosses midnight. A weekday left out is closed. null: open at all hours. Outside them a decision is denied with `outside_opening_hours`, `until` the next opening. */
+            /** @description Enforced by access decisions: per weekday, the intervals the facility is open, in its time zone; an interval whose `closes` is before its `opens` crosses midnight and belongs to the weekday it opens on; `closes` equal to `opens` is open 24 hours. A weekday left out, or with no intervals, is closed. null: open at all hours. One weekday's intervals may not overlap (400 on the later one; touching is fine). A local time the clock skips (DST) is the instant the clock jumps; one it shows twice is its first showing. Outside them a decision is denied with `outside_opening_hours`, `until` the next opening. */
             opening_hours: {
                 /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
                 monday?: {
@@ -2271,7 +2271,7 @@ export interface components {
                     closes: string;
                 }[];
             } | null;
-            /** @description Enforced by access decisions: dated exceptions, whole days closed from `starts_on` to `ends_on` (both included, local dates), whatever `opening_hours` say. */
+            /** @description Enforced by access decisions: dated exceptions, whole days closed from `starts_on` to `ends_on` (both included, local dates: from the midnight that starts the first to the one that ends the last), whatever `opening_hours` say; an interval running into or out of a closure is cut at its midnight. `ends_on` before `starts_on` is 400. */
             closures: {
                 /**
                  * Format: date
@@ -2344,7 +2344,7 @@ export interface components {
             min_member_age?: number;
             /** @description Enforced: while true, a member becomes `active` (create, PATCH, restore) only with a `waiver_signed_at`, else 422 `waiver_required`. Members already active stay active, and a frozen member whose freeze ends becomes active again. */
             require_waiver?: boolean;
-            /** @description Enforced by access decisions: per weekday, the intervals the facility is open, in its time zone; an interval whose `closes` is at or before its `opens` crosses midnight. A weekday left out is closed. null: open at all hours. Outside them a decision is denied with `outside_opening_hours`, `until` the next opening. */
+            /** @description Enforced by access decisions: per weekday, the intervals the facility is open, in its time zone; an interval whose `closes` is before its `opens` crosses midnight and belongs to the weekday it opens on; `closes` equal to `opens` is open 24 hours. A weekday left out, or with no intervals, is closed. null: open at all hours. One weekday's intervals may not overlap (400 on the later one; touching is fine). A local time the clock skips (DST) is the instant the clock jumps; one it shows twice is its first showing. Outside them a decision is denied with `outside_opening_hours`, `until` the next opening. */
             opening_hours?: {
                 /** @description The intervals the facility is open on this weekday (none or absent: closed all day) */
                 monday?: {
@@ -2396,7 +2396,7 @@ export interface components {
                     closes: string;
                 }[];
             } | null;
-            /** @description Enforced by access decisions: dated exceptions, whole days closed from `starts_on` to `ends_on` (both included, local dates), whatever `opening_hours` say. */
+            /** @description Enforced by access decisions: dated exceptions, whole days closed from `starts_on` to `ends_on` (both included, local dates: from the midnight that starts the first to the one that ends the last), whatever `opening_hours` say; an interval running into or out of a closure is cut at its midnight. `ends_on` before `starts_on` is 400. */
             closures?: {
                 /**
                  * Format: date

@@ -23,7 +23,8 @@ export const ROLE_HINTS: Record<Role, string> = {
   admin: 'everything (API keys only)',
   owner: 'everything, including staff, API keys, webhooks and facilities',
   manager: 'plans, members and their credentials, freezes, policy, import and export; checks members in',
-  front_desk: 'reads; creates and edits members and their credentials, plans and cancels freezes; checks members in',
+  front_desk:
+    'reads; creates and edits members and their credentials, plans and cancels freezes; checks members in',
   viewer: 'reads only',
   door: 'access decisions and check-outs at the door, nothing else (API keys only)',
 };

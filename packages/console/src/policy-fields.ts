@@ -1,4 +1,17 @@
-export type Kind = 'text' | 'integer' | 'money' | 'boolean';
+/**
+ * `optional-integer`: empty is null (no limit); `choice`: one of `options`;
+ * `hours` and `closures` have editors of their own (policy-hours.tsx,
+ * policy-closures.tsx).
+ */
+export type Kind =
+  | 'text'
+  | 'integer'
+  | 'optional-integer'
+  | 'money'
+  | 'boolean'
+  | 'choice'
+  | 'hours'
+  | 'closures';
 export interface PolicyField {
   /** A field of PolicyUpdate (the test holds the list to the document). */
   name: string;
@@ -6,7 +19,22 @@ export interface PolicyField {
   kind: Kind;
   enforced: boolean;
   description: string;
+  /** The door's rules, which access decisions apply: a section of the form of their own. */
+  door?: boolean;
+  options?: { value: string; label: string }[];
 }
+
+export const WEEKDAYS = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+export const weekdayName = (day: Weekday) => day.charAt(0).toUpperCase() + day.slice(1);
 
 /**
  * Every policy field the form shows, what it means, and whether this service
@@ -100,5 +128,69 @@ export const POLICY_FIELDS: PolicyField[] = [
     kind: 'boolean',
     enforced: true,
     description: 'While on, a member becomes active only once their waiver is signed.',
+  },
+  {
+    name: 'opening_hours',
+    label: 'Opening hours',
+    kind: 'hours',
+    enforced: true,
+    door: true,
+    description:
+      "The door lets members in only within these hours, in the facility's time zone. A day with no hours is closed.",
+  },
+  {
+    name: 'closures',
+    label: 'Closures',
+    kind: 'closures',
+    enforced: true,
+    door: true,
+    description: 'Whole days closed, whatever the opening hours say (holidays, works).',
+  },
+  {
+    name: 'max_occupancy',
+    label: 'Maximum occupancy',
+    kind: 'optional-integer',
+    enforced: true,
+    door: true,
+    description:
+      'People (members and their guests) in at once; empty means no limit. A check-in past it is refused.',
+  },
+  {
+    name: 'anti_passback_minutes',
+    label: 'Anti-passback (minutes)',
+    kind: 'integer',
+    enforced: true,
+    door: true,
+    description: 'A member let in is refused again for this many minutes, unless checked out; 0 means none.',
+  },
+  {
+    name: 'visit_limit_mode',
+    label: 'When a visit limit is reached',
+    kind: 'choice',
+    enforced: true,
+    door: true,
+    description: "What the door does once a plan's visits per day, week or month are used up.",
+    options: [
+      { value: 'block', label: 'Refuse entry' },
+      { value: 'warn', label: 'Let in, with a warning' },
+      { value: 'count', label: 'Let in; only count' },
+    ],
+  },
+  {
+    name: 'week_starts_on',
+    label: 'Week starts on',
+    kind: 'choice',
+    enforced: true,
+    door: true,
+    description: 'The first day of a week for weekly visit limits.',
+    options: WEEKDAYS.map((day) => ({ value: day, label: weekdayName(day) })),
+  },
+  {
+    name: 'occupancy_cutoff_minutes',
+    label: 'Occupancy cut-off (minutes)',
+    kind: 'integer',
+    enforced: true,
+    door: true,
+    description: 'A check-in never checked out stops counting toward the occupancy after this many minutes.',
   },
 ];

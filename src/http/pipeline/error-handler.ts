@@ -150,8 +150,18 @@ function contentRangeOf(error: { headers?: Headers }): Record<string, string> {
   return range === undefined ? {} : { 'content-range': range };
 }
 
+/** A service's own field problems, listed up to the same limit as the schema's. */
+function withErrorsUpTo(error: AppError, maxErrors: number): AppError {
+  if (error.errors === undefined || error.errors.length <= maxErrors) return error;
+  return new AppError(error.code, error.message, {
+    errors: error.errors.slice(0, maxErrors),
+    errorsOmitted: error.errorsOmitted + error.errors.length - maxErrors,
+    headers: error.headers,
+  });
+}
+
 export function toAppError(error: FastifyError, request?: FastifyRequest, maxErrors = Infinity): AppError {
-  if (error instanceof AppError) return error;
+  if (error instanceof AppError) return withErrorsUpTo(error, maxErrors);
   if (error.validation) {
     const found = toFieldErrors(error.validation as never, error.validationContext);
     const all = request ? collectRequestErrors(request) : [];

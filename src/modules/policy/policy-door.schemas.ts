@@ -36,13 +36,15 @@ const dayIntervals = Type.Array(OpeningInterval, {
   description: 'The intervals the facility is open on this weekday (none or absent: closed all day)',
 });
 
-export const OpeningHours = Type.Partial(
-  Type.Object(
-    Object.fromEntries(WEEKDAYS.map((day) => [day, dayIntervals])) as Record<Weekday, typeof dayIntervals>,
-    {
-      additionalProperties: false,
-    },
-  ),
+// Type.Optional per weekday, not Type.Partial, which drops additionalProperties: a
+// misspelt weekday (`Monday`) would be stored and read as a day the facility is closed.
+const optionalDayIntervals = Type.Optional(dayIntervals);
+export const OpeningHours = Type.Object(
+  Object.fromEntries(WEEKDAYS.map((day) => [day, optionalDayIntervals])) as Record<
+    Weekday,
+    typeof optionalDayIntervals
+  >,
+  { additionalProperties: false },
 );
 
 export const Closure = Type.Object(
@@ -57,12 +59,12 @@ export const Closure = Type.Object(
 export const doorPolicyFields = {
   opening_hours: Nullable(OpeningHours, {
     description:
-      'Enforced by access decisions: per weekday, the intervals the facility is open, in its time zone; an interval whose `closes` is at or before its `opens` crosses midnight. A weekday left out is closed. null: open at all hours. Outside them a decision is denied with `outside_opening_hours`, `until` the next opening.',
+      "Enforced by access decisions: per weekday, the intervals the facility is open, in its time zone; an interval whose `closes` is before its `opens` crosses midnight and belongs to the weekday it opens on; `closes` equal to `opens` is open 24 hours. A weekday left out, or with no intervals, is closed. null: open at all hours. One weekday's intervals may not overlap (400 on the later one; touching is fine). A local time the clock skips (DST) is the instant the clock jumps; one it shows twice is its first showing. Outside them a decision is denied with `outside_opening_hours`, `until` the next opening.",
   }),
   closures: Type.Array(Closure, {
     maxItems: 100,
     description:
-      'Enforced by access decisions: dated exceptions, whole days closed from `starts_on` to `ends_on` (both included, local dates), whatever `opening_hours` say.',
+      'Enforced by access decisions: dated exceptions, whole days closed from `starts_on` to `ends_on` (both included, local dates: from the midnight that starts the first to the one that ends the last), whatever `opening_hours` say; an interval running into or out of a closure is cut at its midnight. `ends_on` before `starts_on` is 400.',
   }),
   max_occupancy: Nullable(Type.Integer({ minimum: 1, maximum: 100000 }), {
     description:

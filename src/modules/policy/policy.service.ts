@@ -20,6 +20,7 @@ import {
 
 export type { PolicySettings };
 
+import { assertDoorFields } from './policy-door.rules.js';
 import { assertTimeZoneName } from './time-zone.js';
 import './policy.events.js';
 
@@ -58,7 +59,7 @@ export async function patchPolicy(
   facilityId: number,
   patch: PolicyUpdate,
 ): Promise<Policy> {
-  if (patch.timezone !== undefined) assertTimeZoneName(patch.timezone);
+  assertPolicyUpdate(patch);
   return writeExisting(db, context, policyTarget(facilityId, context.now), (write, current) =>
     changePolicy(write, facilityId, current, patch),
   );
@@ -66,10 +67,16 @@ export async function patchPolicy(
 
 /** Changes a facility's policy inside a write the caller holds: a new facility's time zone and currency. */
 export async function changePolicyIn(write: Write, facilityId: number, patch: PolicyUpdate): Promise<Policy> {
-  if (patch.timezone !== undefined) assertTimeZoneName(patch.timezone);
+  assertPolicyUpdate(patch);
   return changeIn(write, policyTarget(facilityId, write.now), (inner, current) =>
     changePolicy(inner, facilityId, current, patch),
   );
+}
+
+/** What the schema cannot check: the time zone's name, the door rules' dates and intervals. */
+function assertPolicyUpdate(patch: PolicyUpdate): void {
+  if (patch.timezone !== undefined) assertTimeZoneName(patch.timezone);
+  assertDoorFields(patch);
 }
 
 async function changePolicy(
