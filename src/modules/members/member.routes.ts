@@ -1,5 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { readPageRequest } from '../../core/paging.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  decodeSortedCursor,
+  encodeSortedCursor,
+  readPageRequest,
+} from '../../core/paging.js';
 import { sendPage } from '../../http/replies/page-reply.js';
 import { replyWithResource } from '../../http/replies/resource-reply.js';
 import { trimBodyFields } from '../../http/replies/trim.js';
@@ -31,6 +36,7 @@ import {
 } from './member.schemas.js';
 import { createMember, patchMember } from './member.service.js';
 import { deleteMember } from './member-delete.service.js';
+import { type MemberSort, parseSort, sortValueOf } from './member-list-sort.js';
 import { getMember, listMembersOfFacility } from './member-read.service.js';
 import '../freezes/freeze.problems.js';
 
@@ -91,20 +97,37 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           'List members (filters combine with AND; removed members only when the status filter names them)',
         description:
-          'Lists the members of the facility by id, one page at a time: pass `next_cursor` as `cursor` for ' +
-          'the next page, with the same filters. Filters combine with AND; `q` matches part of the first ' +
-          'name, last name or email, ignoring case. Removed members are listed only when `status` names ' +
-          '`removed`.',
+          'Lists the members of the facility by id, or in the order `sort` names, one page at a time: pass ' +
+          '`next_cursor` as `cursor` for the next page, with the same filters and sort. Filters combine ' +
+          'with AND; every word of `q` must be part of the first name, last name, email, phone or external ' +
+          'id, ignoring case and accents. Removed members are listed only when `status` names `removed`.',
         params: FacilityParams,
         querystring: MemberListQuery,
         response: { 200: { ...Ref(MemberPage), description: 'One page of members' }, ...problemResponses() },
       },
     },
     async (request, reply) => {
-      const filter = memberFilterOf(request.query);
-      const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
-      return sendPage(reply, 'members', page, memberRepresentation, (read) =>
-        listMembersOfFacility(app.db, request.params.facility_id, filter, read),
+      const { sort, cursor, limit } = request.query;
+      if (sort === undefined) {
+        const filter = memberFilterOf(request.query);
+        const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
+        return sendPage(reply, 'members', page, memberRepresentation, (read) =>
+          listMembersOfFacility(app.db, request.params.facility_id, filter, read),
+        );
+      }
+      const sorted: MemberSort = {
+        ...parseSort(sort),
+        after: cursor === undefined ? undefined : decodeSortedCursor(cursor, sort),
+      };
+      const filter = { ...memberFilterOf(request.query), sort: sorted };
+      const page = { limit: limit ?? DEFAULT_PAGE_SIZE, afterId: 0, maxBytes: app.pageMaxBytes };
+      return sendPage(
+        reply,
+        'members',
+        page,
+        memberRepresentation,
+        (read) => listMembersOfFacility(app.db, request.params.facility_id, filter, read),
+        (member) => encodeSortedCursor(sort, sortValueOf(member, sorted.field), member.id),
       );
     },
   );
