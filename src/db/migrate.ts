@@ -55,6 +55,13 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   return result;
 }
 
+/** Up (or down) to the migration named `name`: a migration's test starts from the schema before it. */
+export async function migrateTo(db: Db, name: string): Promise<MigrationResultSet> {
+  const result = await new Migrator({ db, provider }).migrateTo(name);
+  if (result.error) throw result.error;
+  return result;
+}
+
 /** True when every known migration has been applied (used by readiness checks). */
 export async function isMigrated(db: Db): Promise<boolean> {
   const all = await new Migrator({ db, provider }).getMigrations();

@@ -93,7 +93,7 @@ describeEachDialect('member list', (api) => {
     assert.deepEqual(await listNames(facility, `?status=removed&plan_id=${planId}&q=rem`), ['Removed']);
   });
 
-  test('q is a case-insensitive substring of first name, last name or email', async () => {
+  test('q is a case-insensitive part of first name, last name or email', async () => {
     const facility = api.newFacility();
     await addMember(facility, { first_name: 'Marianne', last_name: 'Olsen' });
     await addMember(facility, { first_name: 'Bob', last_name: 'Mariano' });
