@@ -1,11 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  DEFAULT_PAGE_SIZE,
-  decodeSortedCursor,
-  encodeSortedCursor,
-  readPageRequest,
-} from '../../core/paging.js';
-import { sendPage } from '../../http/replies/page-reply.js';
 import { replyWithResource } from '../../http/replies/resource-reply.js';
 import { trimBodyFields } from '../../http/replies/trim.js';
 import { locationOf, writeContextOf } from '../../http/replies/write-request.js';
@@ -31,13 +24,12 @@ import {
   MemberPage,
   MemberParams,
   MemberUpdate,
-  memberFilterOf,
   memberRepresentation,
 } from './member.schemas.js';
 import { createMember, patchMember } from './member.service.js';
 import { deleteMember } from './member-delete.service.js';
-import { type MemberSort, parseSort, sortValueOf } from './member-list-sort.js';
-import { getMember, listMembersOfFacility } from './member-read.service.js';
+import { sendMemberList } from './member-list.reply.js';
+import { getMember } from './member-read.service.js';
 import '../freezes/freeze.problems.js';
 
 const trimNames = trimBodyFields('first_name', 'last_name');
@@ -107,28 +99,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { sort, cursor, limit } = request.query;
-      if (sort === undefined) {
-        const filter = memberFilterOf(request.query);
-        const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
-        return sendPage(reply, 'members', page, memberRepresentation, (read) =>
-          listMembersOfFacility(app.db, request.params.facility_id, filter, read),
-        );
-      }
-      const sorted: MemberSort = {
-        ...parseSort(sort),
-        after: cursor === undefined ? undefined : decodeSortedCursor(cursor, sort),
-      };
-      const filter = { ...memberFilterOf(request.query), sort: sorted };
-      const page = { limit: limit ?? DEFAULT_PAGE_SIZE, afterId: 0, maxBytes: app.pageMaxBytes };
-      return sendPage(
-        reply,
-        'members',
-        page,
-        memberRepresentation,
-        (read) => listMembersOfFacility(app.db, request.params.facility_id, filter, read),
-        (member) => encodeSortedCursor(sort, sortValueOf(member, sorted.field), member.id),
-      );
+      return sendMemberList(reply, app.db, request.params.facility_id, request.query, app.pageMaxBytes);
     },
   );
 
