@@ -5937,7 +5937,7 @@ export interface operations {
                 /** @description One role or a comma-separated list */
                 role?: string;
                 plan_id?: number;
-                /** @description Words, each of which must be part of the first name, last name, email, phone or external id, in any order, ignoring case and accents (`zoe` finds Zoë, `muller` Müller; `mueller` does not). Words of digits and phone signs (`+41 79 123-45 67`) are one number, found in the phone by its digits. */
+                /** @description Words, each of which must be part of the first name, last name, email, phone or external id, in any order, ignoring case and accents (`zoe` finds Zoë, `muller` Müller; `mueller` does not). Words of digits and phone signs typed in a row (`+41 79 123-45 67`) are one number, matched by its digits, as the phone is searched: however it was typed. */
                 q?: string;
                 /** @description The order of the list: a field, descending with a leading `-` (`-joined_on`), ties by id in the same direction; by id when absent. Follow `next_cursor` with the same `sort`. A missing last name sorts as empty text. */
                 sort?: string;
@@ -7200,7 +7200,7 @@ export interface operations {
                 /** @description One role or a comma-separated list */
                 role?: string;
                 plan_id?: number;
-                /** @description Words, each of which must be part of the first name, last name, email, phone or external id, in any order, ignoring case and accents (`zoe` finds Zoë, `muller` Müller; `mueller` does not). Words of digits and phone signs (`+41 79 123-45 67`) are one number, found in the phone by its digits. */
+                /** @description Words, each of which must be part of the first name, last name, email, phone or external id, in any order, ignoring case and accents (`zoe` finds Zoë, `muller` Müller; `mueller` does not). Words of digits and phone signs typed in a row (`+41 79 123-45 67`) are one number, matched by its digits, as the phone is searched: however it was typed. */
                 q?: string;
             };
             header?: never;

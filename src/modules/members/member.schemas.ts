@@ -206,8 +206,8 @@ export const MemberListQuery = Type.Object(
         description:
           'Words, each of which must be part of the first name, last name, email, phone or external id, in ' +
           'any order, ignoring case and accents (`zoe` finds Zoë, `muller` Müller; `mueller` does not). ' +
-          'Words of digits and phone signs (`+41 79 123-45 67`) are one number, found in the phone by its ' +
-          'digits.',
+          'Words of digits and phone signs typed in a row (`+41 79 123-45 67`) are one number, matched by its ' +
+          'digits, as the phone is searched: however it was typed.',
       }),
     ),
     sort: Type.Optional(
