@@ -95,13 +95,15 @@ async function insertMembers(
   now: string,
 ) {
   const columns = `facility_id, first_name, last_name, email, email_folded, phone, date_of_birth, sport_id, role,
-    status, plan_id, joined_on, notes, status_changed_at, created_at, updated_at, deleted_at`;
+    status, plan_id, joined_on, notes, status_changed_at, created_at, updated_at, deleted_at, search_text`;
+  // ASCII, so its folded text (member-search-text.ts) is its lower case: written here in SQL.
+  const searchText = `'member' || i || char(10) || 'surname' || (i % 5000) || char(10) || 'm' || i || '.f${facility}@example.com' || char(10) || char(10)`;
   const values = (
     cast: string,
   ) => `${facility}, 'Member' || i, 'Surname' || (i % 5000), 'm' || i || '.f${facility}@example.com',
     'm' || i || '.f${facility}@example.com', null, null, 1 + i % 5, ${ROLE}, ${STATUS}, ${firstPlan} + i % ${PLANS_PER_FACILITY},
     '2026-01-01'${cast}, null, '${now}'${cast === '' ? '' : '::timestamptz'}, '${now}'${cast === '' ? '' : '::timestamptz'},
-    '${now}'${cast === '' ? '' : '::timestamptz'}, null`;
+    '${now}'${cast === '' ? '' : '::timestamptz'}, null, ${cast === '' ? searchText : searchText.replaceAll('char(10)', 'chr(10)')}`;
   if (database.dialect === 'postgres') {
     await sql
       .raw(

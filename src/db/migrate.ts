@@ -20,6 +20,7 @@ import * as webhookDeliveryState from './migrations/0032_webhook_delivery_state.
 import * as memberImports from './migrations/0033_member_imports.js';
 import * as people from './migrations/0034_people.js';
 import * as access from './migrations/0040_access.js';
+import * as memberSearchFolded from './migrations/0041_member_search_folded.js';
 
 /** Every migration, in order. Listed statically so the built package needs no file scanning. */
 const migrations: Record<string, Migration> = {
@@ -43,12 +44,20 @@ const migrations: Record<string, Migration> = {
   '0033_member_imports': memberImports,
   '0034_people': people,
   '0040_access': access,
+  '0041_member_search_folded': memberSearchFolded,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   const result = await new Migrator({ db, provider }).migrateToLatest();
+  if (result.error) throw result.error;
+  return result;
+}
+
+/** Up (or down) to the migration named `name`: a migration's test starts from the schema before it. */
+export async function migrateTo(db: Db, name: string): Promise<MigrationResultSet> {
+  const result = await new Migrator({ db, provider }).migrateTo(name);
   if (result.error) throw result.error;
   return result;
 }

@@ -66,6 +66,8 @@ export interface MembersTable {
   next_change_on: string | null;
   /** When the member was last allowed in (migration 0040). */
   last_check_in_at: string | null;
+  /** What `q` searches, folded; written with the member (migration 0041, search/member-search-text.ts). */
+  search_text: Generated<string>;
 }
 
 export interface MemberFreezesTable {

@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * List members (filters combine with AND; removed members only when the status filter names them)
-         * @description Lists the members of the facility by id, one page at a time: pass `next_cursor` as `cursor` for the next page, with the same filters. Filters combine with AND; `q` matches part of the first name, last name or email, ignoring case. Removed members are listed only when `status` names `removed`.
+         * @description Lists the members of the facility by id, or in the order `sort` names, one page at a time: pass `next_cursor` as `cursor` for the next page, with the same filters and sort. Filters combine with AND; every word of `q` must be part of the first name, last name, email, phone or external id, ignoring case and accents. Removed members are listed only when `status` names `removed`.
          *
          *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
          */
@@ -6086,11 +6086,13 @@ export interface operations {
                 /** @description One role or a comma-separated list */
                 role?: string;
                 plan_id?: number;
-                /** @description Case-insensitive substring of first name, last name or email */
+                /** @description Words, each of which must be part of the first name, last name, email, phone or external id, in any order, ignoring case and accents (`zoe` finds Zoë, `muller` Müller; `mueller` does not). Words of digits and phone signs typed in a row (`+41 79 123-45 67`) are one number, matched by its digits, as the phone is searched: however it was typed. */
                 q?: string;
+                /** @description The order of the list: a field, descending with a leading `-` (`-joined_on`), ties by id in the same direction; by id when absent. Follow `next_cursor` with the same `sort`. A missing last name sorts as empty text. */
+                sort?: string;
                 /** @description Most items in the page. A page holds fewer when its items reach the byte budget for one page (PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items. */
                 limit?: number;
-                /** @description next_cursor of the previous page */
+                /** @description next_cursor of the previous page (with the same sort) */
                 cursor?: string;
             };
             header?: never;
@@ -7347,7 +7349,7 @@ export interface operations {
                 /** @description One role or a comma-separated list */
                 role?: string;
                 plan_id?: number;
-                /** @description Case-insensitive substring of first name, last name or email */
+                /** @description Words, each of which must be part of the first name, last name, email, phone or external id, in any order, ignoring case and accents (`zoe` finds Zoë, `muller` Müller; `mueller` does not). Words of digits and phone signs typed in a row (`+41 79 123-45 67`) are one number, matched by its digits, as the phone is searched: however it was typed. */
                 q?: string;
             };
             header?: never;

@@ -36,8 +36,6 @@ export interface Engine {
    * each facility's feed is in commit order (src/journal/).
    */
   appendJournal(trx: Executor, rows: JournalRows): Promise<void>;
-  /** SQL: the column contains `text`, ignoring case as the members' `q` does. */
-  containsIgnoringCase(column: string, text: string): RawBuilder<boolean>;
   readonly memberSearch: MemberSearch;
   /**
    * Tells when another connection may have changed a table whose writes

@@ -5,7 +5,7 @@ import type { QueryListener } from '../engine/query-listener.js';
 import { batchReads } from './batched-read.js';
 import { listenForChanges } from './change-listener.js';
 import { appendJournalInOneStatement } from './journal-append.js';
-import { containsIgnoringCase, postgresMemberSearch } from './member-search.js';
+import { postgresMemberSearch } from './member-search.js';
 import { queryObjects } from './object-rows.js';
 
 interface PostgresConnections {
@@ -38,7 +38,6 @@ export function postgresEngine({ pool, onQuery, newClient }: PostgresConnections
       await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
     },
     appendJournal: appendJournalInOneStatement,
-    containsIgnoringCase,
     memberSearch: postgresMemberSearch,
     /**
      * A trigger on the table sends NOTIFY (migration 0005); one listening

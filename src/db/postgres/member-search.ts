@@ -1,49 +1,38 @@
 /**
- * The members' `q` on PostgreSQL: a substring by `lower() LIKE`, and pg_trgm's
- * GIN index of migration 0007 for a term rare in a large facility.
+ * The members' `q` on PostgreSQL: each word a substring of `search_text`
+ * (strpos), and pg_trgm's GIN index on that column (migration 0041) for
+ * words rare in a large facility.
  */
 import { sql } from 'kysely';
 import type { Executor } from '../engine/executor.js';
 import type { FacilitySample, IndexQuery, MemberSearch, SampleShape } from '../engine/member-search.js';
 import { PLANNED_PER_CALL } from '../engine/planned-per-call.js';
 
-/** LIKE pattern for a lower-cased substring, with the wildcard characters escaped. */
+/** LIKE pattern for a substring, with the wildcard characters escaped. */
 function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export function containsIgnoringCase(column: string, text: string) {
-  return sql<boolean>`lower(${sql.ref(column)}) like ${containsPattern(text)} escape '\\'`;
-}
-
-/**
- * The index's expression, written as migration 0007 wrote it, or the planner
- * cannot match it: the three fields lower-cased, a line each.
- */
-const SEARCHED_TEXT = sql`(lower(first_name) || E'\\n' || lower(coalesce(last_name, '')) || E'\\n' || coalesce(email_folded, ''))`;
+// strpos, not LIKE: the index cannot serve it, so it stays a check of the rows read.
+const containsWord = (word: string) => sql<boolean>`strpos(search_text, ${word}) > 0`;
 
 export const postgresMemberSearch: MemberSearch = {
   indexAsks: 'term-parts',
+  containsWord,
   sample: takeSample,
   /**
-   * The members whose indexed text contains every part, which the index
-   * finds, and the whole term. The text is the three fields a line each,
-   * and an indexable term has no line break, so the text contains the term
-   * exactly when a field does (the email is stored lower-cased, as
-   * email_folded, so its lower() is its own). A term that is one part is its
-   * own index condition: a second check of it would count twice in the
-   * planner's estimate.
+   * The members whose text contains every part, which the index finds, and
+   * every word. A word that is one of the parts is its own index condition:
+   * a second check of it would count twice in the planner's estimate.
    */
   foundByIndex(query: IndexQuery) {
     if (query.asks !== 'term-parts')
       throw new Error(`PostgreSQL's search index takes term parts, not ${query.asks}`);
-    const { term, parts } = query;
+    const { words, parts } = query;
     const conditions = parts.map(
-      (part) => sql<boolean>`${SEARCHED_TEXT} like ${containsPattern(part)} escape '\\'`,
+      (part) => sql<boolean>`search_text like ${containsPattern(part)} escape '\\'`,
     );
-    // strpos, not LIKE: the index cannot serve it, so it stays a check of the rows the parts found.
-    if (parts.length !== 1 || parts[0] !== term)
-      conditions.push(sql<boolean>`strpos(${SEARCHED_TEXT}, ${term}) > 0`);
+    for (const word of words) if (!parts.includes(word)) conditions.push(containsWord(word));
     return sql<boolean>`(${sql.join(conditions, sql` and `)})`;
   },
 };
@@ -67,7 +56,7 @@ async function takeSample(db: Executor, facilityId: number, shape: SampleShape):
       select distinct on (sampled.id) sampled.text
       from bounds, generate_series(0, ${segments - 1}) as segment,
         lateral (
-          select id, ${SEARCHED_TEXT} as text from members
+          select id, search_text as text from members
           where facility_id = ${facilityId}
             and id >= bounds.low + (bounds.high - bounds.low) * segment / ${segments}
           order by id

@@ -3,7 +3,7 @@ import type { Engine } from '../engine/engine.js';
 import type { Executor } from '../engine/executor.js';
 import type { GroupCommitSqliteDriver } from './driver.js';
 import { appendJournalRowByRow } from './journal-append.js';
-import { containsIgnoringCase, sqliteMemberSearch } from './member-search.js';
+import { sqliteMemberSearch } from './member-search.js';
 
 /**
  * SQLite, in the process: one connection shared by every request, whose
@@ -23,7 +23,6 @@ export function sqliteEngine(driver: GroupCommitSqliteDriver): Engine {
     // SQLite has no plan cache to steer.
     planQueriesPerCall: async () => {},
     appendJournal: (trx, rows) => appendJournalRowByRow(trx, rows, runNow),
-    containsIgnoringCase,
     memberSearch: sqliteMemberSearch,
     /**
      * `PRAGMA data_version` moves whenever another connection (another

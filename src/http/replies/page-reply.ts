@@ -14,6 +14,8 @@ export async function sendPage<T extends { id: number }>(
   page: PageRequest & { maxBytes: number },
   serialize: (item: T) => string,
   read: (request: PageRead) => Promise<T[]> | T[],
+  /** The next page's cursor after an item, for a list in another order than by id. */
+  cursorAfter: (item: T) => string = (item) => encodeCursor(item.id),
 ): Promise<FastifyReply> {
   // One row more than the page: it tells whether another page follows.
   const rows = await read({ afterId: page.afterId, rows: page.limit + 1, maxBytes: page.maxBytes });
@@ -38,7 +40,7 @@ export async function sendPage<T extends { id: number }>(
     length += separator + item.length;
   }
   const last = rows[items.length - 1];
-  const nextCursor = rows.length > items.length ? `"${encodeCursor(last.id)}"` : 'null';
+  const nextCursor = rows.length > items.length ? `"${cursorAfter(last)}"` : 'null';
   reply.type('application/json; charset=utf-8');
   return reply.send(`{"${key}":[${items.join(',')}],"next_cursor":${nextCursor}}`);
 }

@@ -1,7 +1,8 @@
 /**
- * The list of a facility's members: filters, keyset paging, and `q`, which a
- * trigram index serves in large facilities (migration 0007 on PostgreSQL,
- * 0030 on SQLite).
+ * The list of a facility's members: filters, keyset paging by id or by a
+ * sort (member-list-sort.ts), and `q`, whose every word must be in the
+ * member's folded text (search/member-search-text.ts), which a trigram index
+ * serves in large facilities (migration 0041).
  */
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
@@ -11,7 +12,9 @@ import { type PageRead, type RowSizes, readPageRows, readsWhole } from '../../db
 import { prepareQuery } from '../../db/prepared-query.js';
 import type { DatabaseSchema } from '../../db/schema.js';
 import { MEMBER_COLUMNS, type MemberRecord } from './member.repository.js';
+import { inSortOrder, type MemberSort, sortValueOf } from './member-list-sort.js';
 import { chooseIndexQuery } from './search/member-search-plan.js';
+import { queryWords } from './search/member-search-text.js';
 
 export interface MemberFilter {
   sportId?: number;
@@ -19,6 +22,8 @@ export interface MemberFilter {
   roles?: string[];
   planId?: number;
   q?: string;
+  /** Another order than by id; `afterId` is then 0 and the sort says where the page starts. */
+  sort?: MemberSort;
   afterId: number;
   limit: number;
   /** Rows of more than this many bytes are not read whole (readPageRows). */
@@ -56,9 +61,52 @@ export async function listMembers(
   facilityId: number,
   filter: MemberFilter,
 ): Promise<MemberRecord[]> {
-  const index = filter.q === undefined ? undefined : await chooseIndexQuery(db, facilityId, filter.q);
+  const words = filter.q === undefined ? [] : queryWords(filter.q);
+  const index = await chooseIndexQuery(db, facilityId, words);
+  if (filter.sort !== undefined) return listSorted(db, facilityId, filter, filter.sort, index);
   if (index === undefined) return scanMembers(db, facilityId, filter);
   return searchThroughIndex(db, facilityId, filter, index);
+}
+
+/** Rows of a sorted page read at once: what the largest rows take in 1 MiB (page-rows.ts's READ_WHOLE_BYTES). */
+const SORTED_CHUNK = Math.floor((1024 * 1024) / (6 * 1024));
+
+/**
+ * A page in the sort's order, through the index when it serves `q`. A page
+ * whose rows could take more than its budget is read a chunk at a time,
+ * until it has its rows or more than its budget of JSON: the rows after
+ * that would not be sent, and one more tells that another page follows.
+ */
+async function listSorted(
+  db: Executor,
+  facilityId: number,
+  filter: MemberFilter,
+  sort: MemberSort,
+  index: IndexQuery | undefined,
+): Promise<MemberRecord[]> {
+  const engine = engineOf(db);
+  const query = db
+    .selectFrom('members')
+    .select(MEMBER_COLUMNS)
+    .where((eb) =>
+      passesFilter(eb, engine, facilityId, { ...filter, q: index === undefined ? filter.q : undefined }),
+    )
+    .$if(index !== undefined, (q) => q.where(engine.memberSearch.foundByIndex(index as IndexQuery, 0)));
+  if (readsWhole(pageRead(filter), MEMBER_SIZES))
+    return (await inSortOrder(query, sort, filter.limit).execute()) as MemberRecord[];
+  const rows: MemberRecord[] = [];
+  let bytes = 0;
+  let after = sort.after;
+  while (rows.length < filter.limit && bytes <= filter.maxBytes) {
+    const wanted = Math.min(SORTED_CHUNK, filter.limit - rows.length);
+    const chunk = (await inSortOrder(query, { ...sort, after }, wanted).execute()) as MemberRecord[];
+    for (const row of chunk) bytes += Buffer.byteLength(JSON.stringify(row));
+    rows.push(...chunk);
+    if (chunk.length < wanted) break;
+    const last = chunk[chunk.length - 1];
+    after = { value: sortValueOf(last, sort.field), id: last.id };
+  }
+  return rows;
 }
 
 /**
@@ -130,15 +178,11 @@ function passesFilter(
   const { statuses, roles, q } = filter;
   return eb.and([
     eb('facility_id', '=', facilityId),
-    eb('id', '>', filter.afterId),
+    ...(filter.afterId === 0 ? [] : [eb('id', '>', filter.afterId)]),
     ...(filter.sportId === undefined ? [] : [eb('sport_id', '=', filter.sportId)]),
     ...(filter.planId === undefined ? [] : [eb('plan_id', '=', filter.planId)]),
     statuses === undefined ? eb('status', '<>', 'removed') : eb('status', 'in', statuses),
     ...(roles === undefined ? [] : [eb('role', 'in', roles)]),
-    ...(q === undefined
-      ? []
-      : [eb.or(SEARCHED_COLUMNS.map((column) => engine.containsIgnoringCase(column, q)))]),
+    ...(q === undefined ? [] : queryWords(q).map((word) => engine.memberSearch.containsWord(word))),
   ]);
 }
-
-const SEARCHED_COLUMNS = ['first_name', 'last_name', 'email_folded'] as const;

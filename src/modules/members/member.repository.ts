@@ -4,6 +4,7 @@ import { type PointReadOptions, pointRead } from '../../db/point-read.js';
 import { prepareQuery } from '../../db/prepared-query.js';
 import type { MembersTable } from '../../db/schema.js';
 import type { Member } from './member.schemas.js';
+import { SEARCHED_FIELDS, searchTextOf } from './search/member-search-text.js';
 
 type MemberRow = Selectable<MembersTable>;
 /** A member as stored: its representation but `allowed_transitions` (from the policy), and the schedule's column. */
@@ -50,14 +51,18 @@ function toColumns(values: Partial<MemberValues>): Updateable<MembersTable> {
 // `last_check_in_at` is written by a check-in only (src/modules/access-decisions/).
 type MemberColumns = Omit<MemberRow, 'id' | 'last_check_in_at'>;
 
-/** Every column of the table is in MEMBER_COLUMNS (or is `email_folded`): the compiler names one left out. */
-type NotInserted = Exclude<keyof MemberColumns, (typeof MEMBER_COLUMNS)[number] | 'email_folded'>;
+/** Every column of the table is in MEMBER_COLUMNS (or is written from them): the compiler names one left out. */
+type NotInserted = Exclude<
+  keyof MemberColumns,
+  (typeof MEMBER_COLUMNS)[number] | 'email_folded' | 'search_text'
+>;
 const _everyColumnInserted: [NotInserted] extends [never] ? true : NotInserted = true;
 
 /** What a create writes: every column but the id, which the database gives, from the one list above. */
 const INSERT_COLUMNS: readonly (keyof MemberColumns)[] = [
   ...MEMBER_COLUMNS.filter((column) => column !== 'id'),
   'email_folded',
+  'search_text',
 ];
 
 /** Creates are the write that integrations burst: compiled once (prepareQuery). */
@@ -77,6 +82,7 @@ export async function insertMember(
   const [row] = await insertMemberQuery(db, {
     ...values,
     email_folded: foldEmail(values.email),
+    search_text: searchTextOf(values),
     facility_id: facilityId,
     created_at: now,
     updated_at: now,
@@ -114,6 +120,14 @@ export async function updateMember(
     .where('id', '=', memberId)
     .returning(MEMBER_COLUMNS)
     .executeTakeFirstOrThrow();
+  // The searched text folds in TypeScript (search/member-search-text.ts): written from the row as it is now.
+  if (SEARCHED_FIELDS.some((field) => changes[field] !== undefined)) {
+    await db
+      .updateTable('members')
+      .set({ search_text: searchTextOf(row) })
+      .where('id', '=', memberId)
+      .execute();
+  }
   return row as MemberRecord;
 }
 

@@ -1,6 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { readPageRequest } from '../../core/paging.js';
-import { sendPage } from '../../http/replies/page-reply.js';
 import { replyWithResource } from '../../http/replies/resource-reply.js';
 import { trimBodyFields } from '../../http/replies/trim.js';
 import { locationOf, writeContextOf } from '../../http/replies/write-request.js';
@@ -26,12 +24,12 @@ import {
   MemberPage,
   MemberParams,
   MemberUpdate,
-  memberFilterOf,
   memberRepresentation,
 } from './member.schemas.js';
 import { createMember, patchMember } from './member.service.js';
 import { deleteMember } from './member-delete.service.js';
-import { getMember, listMembersOfFacility } from './member-read.service.js';
+import { sendMemberList } from './member-list.reply.js';
+import { getMember } from './member-read.service.js';
 import '../freezes/freeze.problems.js';
 
 const trimNames = trimBodyFields('first_name', 'last_name');
@@ -91,21 +89,17 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           'List members (filters combine with AND; removed members only when the status filter names them)',
         description:
-          'Lists the members of the facility by id, one page at a time: pass `next_cursor` as `cursor` for ' +
-          'the next page, with the same filters. Filters combine with AND; `q` matches part of the first ' +
-          'name, last name or email, ignoring case. Removed members are listed only when `status` names ' +
-          '`removed`.',
+          'Lists the members of the facility by id, or in the order `sort` names, one page at a time: pass ' +
+          '`next_cursor` as `cursor` for the next page, with the same filters and sort. Filters combine ' +
+          'with AND; every word of `q` must be part of the first name, last name, email, phone or external ' +
+          'id, ignoring case and accents. Removed members are listed only when `status` names `removed`.',
         params: FacilityParams,
         querystring: MemberListQuery,
         response: { 200: { ...Ref(MemberPage), description: 'One page of members' }, ...problemResponses() },
       },
     },
     async (request, reply) => {
-      const filter = memberFilterOf(request.query);
-      const page = { ...readPageRequest(request.query), maxBytes: app.pageMaxBytes };
-      return sendPage(reply, 'members', page, memberRepresentation, (read) =>
-        listMembersOfFacility(app.db, request.params.facility_id, filter, read),
-      );
+      return sendMemberList(reply, app.db, request.params.facility_id, request.query, app.pageMaxBytes);
     },
   );
 

@@ -17,6 +17,7 @@ import {
   memberPageExample,
   memberUpdateExample,
 } from './member.examples.js';
+import { SORT_FIELDS } from './member-list-sort.js';
 import { MEMBER_STATUSES, statusMovesDescription } from './member-status.js';
 
 export const MEMBER_ROLES = ['member', 'coach', 'staff', 'admin'] as const;
@@ -202,10 +203,34 @@ export const MemberListQuery = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 254,
-        description: 'Case-insensitive substring of first name, last name or email',
+        description:
+          'Words, each of which must be part of the first name, last name, email, phone or external id, in ' +
+          'any order, ignoring case and accents (`zoe` finds Zoë, `muller` Müller; `mueller` does not). ' +
+          'Words of digits and phone signs typed in a row (`+41 79 123-45 67`) are one number, matched by its ' +
+          'digits, as the phone is searched: however it was typed.',
+      }),
+    ),
+    sort: Type.Optional(
+      Type.String({
+        pattern: `^-?(${SORT_FIELDS.join('|')})$`,
+        'x-pattern-message': `must be one of ${SORT_FIELDS.join(', ')}, with a leading - for descending`,
+        description:
+          'The order of the list: a field, descending with a leading `-` (`-joined_on`), ties by id in the ' +
+          'same direction; by id when absent. Follow `next_cursor` with the same `sort`. A missing last name ' +
+          'sorts as empty text.',
       }),
     ),
     ...PagingQuery,
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 800,
+        // A sorted list's cursors are base64url of "by:<sort>:<id>:<value>", an unsorted one's of "id:<n>".
+        pattern: '^(aWQ6|Ynk6)[A-Za-z0-9_-]+$',
+        'x-pattern-message': 'is not a cursor this service issued',
+        description: 'next_cursor of the previous page (with the same sort)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

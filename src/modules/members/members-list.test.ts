@@ -93,7 +93,7 @@ describeEachDialect('member list', (api) => {
     assert.deepEqual(await listNames(facility, `?status=removed&plan_id=${planId}&q=rem`), ['Removed']);
   });
 
-  test('q is a case-insensitive substring of first name, last name or email', async () => {
+  test('q is a case-insensitive part of first name, last name or email', async () => {
     const facility = api.newFacility();
     await addMember(facility, { first_name: 'Marianne', last_name: 'Olsen' });
     await addMember(facility, { first_name: 'Bob', last_name: 'Mariano' });
@@ -106,11 +106,14 @@ describeEachDialect('member list', (api) => {
     assert.deepEqual(await listNames(facility, '?q=zzz'), []);
   });
 
-  test('q folds the case of any letter, not only ASCII', async () => {
+  test('q folds the case and the accents of any letter, not only ASCII', async () => {
     const facility = api.newFacility();
     await addMember(facility, { first_name: 'Élodie', last_name: 'Öztürk' });
     await addMember(facility, { first_name: 'Elodie' });
-    for (const q of ['Élo', 'élo', 'ÉLO', 'ÖZTÜRK', 'öztürk']) {
+    for (const q of ['Élo', 'élo', 'ÉLO', 'elo']) {
+      assert.deepEqual(await listNames(facility, `?q=${encodeURIComponent(q)}`), ['Élodie', 'Elodie'], q);
+    }
+    for (const q of ['ÖZTÜRK', 'öztürk', 'ozturk']) {
       assert.deepEqual(await listNames(facility, `?q=${encodeURIComponent(q)}`), ['Élodie'], q);
     }
   });

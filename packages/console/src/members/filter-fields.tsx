@@ -24,7 +24,7 @@ interface Props {
 export function MemberFilterFields({ draft, onChange, plans, sportError }: Props) {
   return (
     <>
-      <Field label="Search" hint="Name or email, any part">
+      <Field label="Search" hint="Words of the name, email, phone or external id, any part, accents or not">
         {(props) => (
           <input
             {...props}

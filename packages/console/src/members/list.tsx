@@ -6,6 +6,7 @@ import { ListState, useLoad } from '../resource';
 import { href } from '../router';
 import { Badge, ScreenTitle } from '../ui';
 import { type MemberFilterDraft, MemberFilterFields } from './filter-fields';
+import { type MemberSort, SortHeader } from './sort-header';
 import { fullName } from './status';
 
 const PAGE_SIZE = 25;
@@ -47,10 +48,13 @@ export function MembersList() {
     sportId: initial.get('sport_id') ?? '',
   }));
   const { q, status, role, planId, sportId } = draft;
+  const [sort, setSort] = useState<MemberSort | ''>(() => (initial.get('sort') ?? '') as MemberSort | '');
   // The cursors of the pages before this one: back is a pop.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const search = useDebounced(q.trim(), 300);
   const filters = [search, status, role, planId, sportId].join('|');
+  // A new sort starts again from the first page: a cursor holds the sort it was issued for.
+  const order = `${filters}|${sort}`;
   useEffect(() => {
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries({
@@ -59,13 +63,14 @@ export function MembersList() {
       role,
       plan_id: planId,
       sport_id: sportId,
+      sort,
     })) {
       if (value) query.set(name, value);
     }
     const text = query.toString();
     window.history.replaceState(null, '', `${href(facilityId, 'members')}${text ? `?${text}` : ''}`);
-  }, [facilityId, search, status, role, planId, sportId]);
-  useEffect(() => setCursors([undefined]), [filters]);
+  }, [facilityId, search, status, role, planId, sportId, sort]);
+  useEffect(() => setCursors([undefined]), [order]);
   const cursor = cursors[cursors.length - 1];
   const plans = usePlans();
   const page = useLoad(() => {
@@ -75,8 +80,9 @@ export function MembersList() {
     if (role) query.role = role as MemberListQuery['role'];
     if (planId) query.plan_id = Number(planId);
     if (/^\d+$/.test(sportId) && Number(sportId) > 0) query.sport_id = Number(sportId);
+    if (sort) query.sort = sort;
     return client.members.list(facilityId, query);
-  }, [facilityId, filters, cursor]);
+  }, [facilityId, order, cursor]);
   const members = page.data?.members ?? [];
   const filtered = filters !== '||||';
 
@@ -111,12 +117,12 @@ export function MembersList() {
             <caption class="visually-hidden">Members, page {cursors.length}</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
+                <SortHeader label="Name" field="first_name" sort={sort} onSort={setSort} />
                 <th scope="col">Email</th>
                 <th scope="col">Status</th>
                 <th scope="col">Role</th>
                 <th scope="col">Plan</th>
-                <th scope="col">Joined</th>
+                <SortHeader label="Joined" field="joined_on" sort={sort} onSort={setSort} />
               </tr>
             </thead>
             <tbody>

@@ -134,5 +134,5 @@ export const MemberImportReport = Type.Object(
 );
 export type MemberImportReport = Static<typeof MemberImportReport>;
 
-const { limit: _limit, cursor: _cursor, ...listFilters } = MemberListQuery.properties;
+const { limit: _limit, cursor: _cursor, sort: _sort, ...listFilters } = MemberListQuery.properties;
 export const MemberExportQuery = Type.Object(listFilters, { additionalProperties: false });

@@ -1,8 +1,8 @@
 /**
  * How a search chooses its way: a sample of the facility's members, kept for
  * a minute, tells how common the term and each of its parts (PostgreSQL) or
- * trigrams (SQLite) are, which neither pg_trgm's index (migration 0007) nor
- * FTS5's (migration 0030) keeps.
+ * trigrams (SQLite) are, which neither pg_trgm's index nor FTS5's (migration
+ * 0041) keeps.
  */
 import type { Executor } from '../../../db/database.js';
 import { engineOf } from '../../../db/engine/engine.js';
@@ -76,20 +76,21 @@ const samplesByDatabase = new WeakMap<
 >();
 
 /**
- * The term with the parts to ask the index for, or undefined when reading in
- * order costs less: in a small facility, or for a term common in it.
+ * The words with the parts to ask the index for, or undefined when reading
+ * in order costs less: in a small facility, or for words common in it.
  */
 export function chooseIndexedParts(sample: FacilitySample, indexed: IndexedTerm): IndexedTerm | undefined {
   if (sample.members <= SMALL_FACILITY) return undefined;
-  const { term, parts } = indexed;
-  if (shareContaining(sample, term) >= COMMON_TERM_SHARE) return undefined;
-  const rare = parts.filter((part) => shareContaining(sample, part) < COMMON_PART_SHARE);
-  return { term, parts: rare.length === 0 ? parts : rare };
+  const { words, parts } = indexed;
+  if (shareContainingAll(sample, words) >= COMMON_TERM_SHARE) return undefined;
+  const rare = parts.filter((part) => shareContainingAll(sample, [part]) < COMMON_PART_SHARE);
+  return { words, parts: rare.length === 0 ? parts : rare };
 }
 
-function shareContaining(sample: FacilitySample, text: string): number {
+/** The share of the sample whose texts contain every one of `texts`. */
+export function shareContainingAll(sample: FacilitySample, texts: string[]): number {
   if (sample.texts.length === 0) return 0;
   let containing = 0;
-  for (const sampled of sample.texts) if (sampled.includes(text)) containing++;
+  for (const sampled of sample.texts) if (texts.every((text) => sampled.includes(text))) containing++;
   return containing / sample.texts.length;
 }

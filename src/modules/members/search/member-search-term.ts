@@ -1,37 +1,36 @@
 /**
- * Whether PostgreSQL's trigram index (migration 0007) can serve a `q` term,
- * and by which parts of it.
+ * Whether PostgreSQL's trigram index (migration 0041) can serve the words of
+ * a `q`, and by which parts of them.
  */
 
-/** A term as the trigram index (PostgreSQL) is asked for it. */
+/** The words of `q` as the trigram index (PostgreSQL) is asked for them. */
 export interface IndexedTerm {
-  /** The term lower-cased, as the indexed text is. */
-  term: string;
+  /** The words, folded as the indexed text is (member-search-text.ts). */
+  words: string[];
   parts: string[];
 }
 
 /**
- * The term with its parts (indexedParts), or undefined when the trigram
- * index should not serve it. A term needs three letters or digits in a row,
- * or two beside another character (`jo li`, `m7.f1@`), for a trigram that
- * names two of its characters. Without one it has at most trigrams such as
- * `  m` (a word that begins with m), which most members have, and which the
- * planner prices as if rare: such a term (`x.m`) takes longer through the
- * index than read in order, and a term with no trigram at all would read
- * the whole index (docs/performance-log.md). The indexed text separates
- * the fields with line breaks, so a term without one is in the text exactly
- * when it is in a field.
+ * The words with the parts of those the index can serve (indexedParts), or
+ * undefined when the trigram index should serve none of them. A word needs
+ * three letters or digits in a row, or two beside another character (`m7.`,
+ * `.f1@`), for a trigram that names two of its characters. Without one it has
+ * at most trigrams such as `  m` (a word that begins with m), which most
+ * members have, and which the planner prices as if rare: such a term (`x.m`)
+ * takes longer through the index than read in order, and a term with no
+ * trigram at all would read the whole index (docs/performance-log.md). The
+ * other words are still checked, on the members the served ones find.
  */
-export function indexedTerm(q: string): IndexedTerm | undefined {
-  const term = q.toLowerCase();
-  if (term.includes('\n') || !TWO_CHARACTER_TRIGRAM.test(term)) return undefined;
-  return { term, parts: indexedParts(term) };
+export function indexedTerm(words: string[]): IndexedTerm | undefined {
+  const served = words.filter((word) => TWO_CHARACTER_TRIGRAM.test(word));
+  if (served.length === 0) return undefined;
+  return { words, parts: [...new Set(served.flatMap(indexedParts))] };
 }
 
 const TWO_CHARACTER_TRIGRAM = /[\p{L}\p{N}]{3}|[^\p{L}\p{N}][\p{L}\p{N}]{2}|[\p{L}\p{N}]{2}[^\p{L}\p{N}]/u;
 
 /**
- * The parts of a lower-cased term that the trigram index (PostgreSQL) is
+ * The parts of a folded word that the trigram index (PostgreSQL) is
  * asked for, one condition each: every run of letters and digits with the
  * characters around it. Each part is in the indexed text whenever the term
  * is. The index checks every trigram of a condition against every member
