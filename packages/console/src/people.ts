@@ -15,6 +15,7 @@ export const ROLE_WORDS: Record<Role, string> = {
   manager: 'Manager',
   front_desk: 'Front desk',
   viewer: 'Viewer',
+  door: 'Door',
 };
 
 /** What each role may do, in a phrase (docs/security.md, "Roles"). */
@@ -24,6 +25,7 @@ export const ROLE_HINTS: Record<Role, string> = {
   manager: 'plans, members, freezes, policy, import and export',
   front_desk: 'reads; creates and edits members, plans and cancels freezes',
   viewer: 'reads only',
+  door: 'access decisions and check-outs only (door controllers; API keys only)',
 };
 
 /** A facility's name, or its number for one used before it was named. */
