@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import {
   countPresent,
   countVisits,
-  findOpenVisitSince,
+  findOpenVisitAfter,
   presenceCutoff,
 } from '../check-ins/check-in.service.js';
 import { listFreezesOfMember } from '../freezes/freeze.service.js';
@@ -76,7 +76,7 @@ export async function readMemberFacts(
 
   const openVisit =
     policy.anti_passback_minutes > 0
-      ? await findOpenVisitSince(
+      ? await findOpenVisitAfter(
           db,
           member.id,
           new Date(now.getTime() - policy.anti_passback_minutes * 60_000).toISOString(),

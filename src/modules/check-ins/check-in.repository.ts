@@ -103,8 +103,8 @@ export async function countVisits(
   return { visits: Number(row.visits), guests: Number(row.guests ?? 0) };
 }
 
-/** The member's latest visit at or after `since` that was not checked out (anti-passback). */
-export async function findOpenVisitSince(
+/** The member's latest visit after `since` that was not checked out (anti-passback holds until since + minutes). */
+export async function findOpenVisitAfter(
   db: Executor,
   memberId: number,
   since: string,
@@ -115,7 +115,7 @@ export async function findOpenVisitSince(
     .where('member_id', '=', memberId)
     .where('decision', '=', 'allow')
     .where('checked_out_at', 'is', null)
-    .where('checked_in_at', '>=', since)
+    .where('checked_in_at', '>', since)
     .orderBy('checked_in_at', 'desc')
     .limit(1)
     .executeTakeFirst();

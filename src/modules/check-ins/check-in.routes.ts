@@ -31,7 +31,10 @@ export const checkInRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'until `until` (excluded). Dry runs are not recorded.',
         params: FacilityParams,
         querystring: CheckInListQuery,
-        response: { 200: { ...Ref(CheckInPage), description: 'One page of check-ins' } },
+        response: {
+          200: { ...Ref(CheckInPage), description: 'One page of check-ins' },
+          ...problemResponses(),
+        },
       },
     },
     async (request, reply) => {
@@ -82,7 +85,7 @@ export const checkInRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'the guests they brought. Access decisions compare `total` with `max_occupancy`.',
         params: FacilityParams,
         querystring: NoQuery,
-        response: { 200: { ...Ref(Occupancy), description: 'Who is in now' } },
+        response: { 200: { ...Ref(Occupancy), description: 'Who is in now' }, ...problemResponses() },
       },
     },
     async (request) => readOccupancy(app.db, request.params.facility_id, app.now()),

@@ -105,4 +105,4 @@ export async function readOccupancy(db: Executor, facilityId: number, now: Date)
 }
 
 // What access decisions count, read in their own transaction.
-export { type CheckInRow, countPresent, countVisits, findOpenVisitSince } from './check-in.repository.js';
+export { type CheckInRow, countPresent, countVisits, findOpenVisitAfter } from './check-in.repository.js';
