@@ -1,4 +1,5 @@
 import { addDays, todayIn } from '../../core/dates.js';
+import { instantOfLocal } from '../../core/local-time.js';
 import type { Executor } from '../../db/database.js';
 import {
   countPresent,
@@ -18,7 +19,6 @@ import {
   VISIT_LIMIT_KEYS,
   type VisitBalance,
 } from './access-decision.rules.js';
-import { localMidnight } from './local-midnight.js';
 import { openingAt } from './rules/opening-hours.js';
 import { type PeriodKind, periodOf } from './rules/periods.js';
 
@@ -89,7 +89,7 @@ export async function readMemberFacts(
     policy,
     member,
     frozenUntil: member.status === 'frozen' ? await freezeEnd(db, member.id, zone, today) : null,
-    startsAt: member.joined_on > today ? localMidnight(member.joined_on, zone) : null,
+    startsAt: member.joined_on > today ? instantOfLocal(zone, member.joined_on, '00:00') : null,
     plan: plan ? { name: plan.name, active: plan.is_active && plan.deleted_at === null } : null,
     entitlements,
     opening: openingAt(policy, now),
@@ -113,7 +113,7 @@ async function freezeEnd(db: Executor, memberId: number, zone: string, today: st
     (f) => f.cancelled_at === null && f.starts_on <= today && (f.ends_on === null || f.ends_on >= today),
   );
   if (!current || current.ends_on === null) return null;
-  return localMidnight(addDays(current.ends_on, 1), zone);
+  return instantOfLocal(zone, addDays(current.ends_on, 1), '00:00');
 }
 
 /** The visit limit with fewest visits left (the shorter period on a tie): the one a door shows. */
