@@ -68,7 +68,12 @@ export const AccessReason = Type.Object(
       description: "The member's status (`member_not_active` only)",
     }),
   },
-  { $id: 'AccessReason', additionalProperties: false, description: 'One rule the decision failed' },
+  {
+    $id: 'AccessReason',
+    additionalProperties: false,
+    description: 'One rule the decision failed',
+    examples: [deniedDecisionExample.reasons[0]],
+  },
 );
 export type AccessReason = Static<typeof AccessReason>;
 
