@@ -96,6 +96,21 @@ const Balance = {
   resets_at: { ...Timestamp, description: 'When the period ends and the count starts again' },
 };
 
+export const VisitBalance = Type.Object(
+  {
+    period: StringEnum(['day', 'week', 'month'] as const, {
+      description: "The period the limit counts: the facility's local day, week or month",
+    }),
+    ...Balance,
+  },
+  {
+    $id: 'VisitBalance',
+    additionalProperties: false,
+    description: 'Visits of a visit limit (`visits_per_day`, `visits_per_week`, `visits_per_month`)',
+    examples: [accessDecisionExample.remaining.visits],
+  },
+);
+
 export const AccessDecision = Type.Object(
   {
     decision: Decision,
@@ -108,13 +123,9 @@ export const AccessDecision = Type.Object(
     }),
     remaining: Type.Object(
       {
-        visits: Nullable(
-          Type.Object(
-            { period: StringEnum(['day', 'week', 'month'] as const), ...Balance },
-            { additionalProperties: false },
-          ),
-          { description: 'The visit limit with fewest visits left; null when the plan sets none' },
-        ),
+        visits: NullableRef<Static<typeof VisitBalance>>('VisitBalance', {
+          description: 'The visit limit with fewest visits left; null when the plan sets none',
+        }),
         guest_passes: Nullable(Type.Object(Balance, { additionalProperties: false }), {
           description: 'Guest passes of this month; null when the member has none',
         }),
@@ -135,6 +146,7 @@ export const AccessDecision = Type.Object(
 export type AccessDecision = Static<typeof AccessDecision>;
 export const accessDecisionRepresentation = representationOf(AccessDecision, [
   AccessReason,
+  VisitBalance,
   ReasonCodeSchema,
   MemberStatus,
   EntitlementValue,
