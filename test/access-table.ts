@@ -44,6 +44,8 @@ const desk: Row = /*          */ {
   viewer: false,
   door: false,
 };
+/** The door: decisions and check-outs, which door controllers (role `door`) and the front desk make. */
+const door: Row = /*          */ { ...desk, door: true };
 /** Plans, policy, imports, deletes: managers and up. */
 const write: Row = /*         */ {
   admin: true,
@@ -157,6 +159,11 @@ export const ACCESS: Record<string, Row> = {
 
   getPolicy: read,
   updatePolicy: write,
+  decideAccess: door,
+  listCheckIns: read,
+  checkOut: door,
+  getOccupancy: read,
+
   listAuditEvents: read,
   listEvents: read,
 

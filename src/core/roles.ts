@@ -71,6 +71,7 @@ export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   manager,
   front_desk: new Set<Permission>(['account', 'read', 'members.write', 'access']),
   viewer: new Set<Permission>(['account', 'read']),
+  // Not even `account` (its own session): a key stolen from a reader in a hallway learns nothing.
   door: new Set<Permission>(['access']),
 };
 

@@ -48,6 +48,7 @@ const SHOWN: Record<keyof Member, true> = {
   created_at: true,
   updated_at: true,
   deleted_at: true,
+  last_check_in_at: true,
   allowed_transitions: true,
 };
 
