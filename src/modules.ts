@@ -8,9 +8,11 @@ import { purgeExpiredIdempotencyKeys } from './infrastructure/idempotency/idempo
 import type { SecretBox } from './infrastructure/secrets/secret-box.js';
 import type { BulkGovernor } from './jobs/bulk-governor.js';
 import type { PeriodicJob } from './jobs/job-runner.js';
+import { accessDecisionsModule } from './modules/access-decisions/index.js';
 import { apiKeysModule } from './modules/api-keys/index.js';
 import { auditResourceTypeSchema } from './modules/audit/audit.schemas.js';
 import { auditModule } from './modules/audit/index.js';
+import { checkInsModule } from './modules/check-ins/index.js';
 import { eventsModule } from './modules/events/index.js';
 import { facilitiesModule } from './modules/facilities/index.js';
 import { memberCsvModule } from './modules/members/csv/index.js';
@@ -41,6 +43,8 @@ export const MODULES: readonly ServiceModule[] = [
   memberCsvModule,
   freezesModule,
   policyModule,
+  checkInsModule,
+  accessDecisionsModule,
   auditModule,
   sessionModule,
   staffModule,

@@ -8,7 +8,7 @@
 import type { App } from '../src/app.js';
 import { createApiKey } from '../src/infrastructure/api-keys/api-key.service.js';
 
-export const ROLES = ['admin', 'owner', 'manager', 'front_desk', 'viewer'] as const;
+export const ROLES = ['admin', 'owner', 'manager', 'front_desk', 'viewer', 'door'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** true: the role may call the operation (2xx); false: 403 forbidden, and nothing is written. */
@@ -22,12 +22,31 @@ export const CREDENTIALS: Record<Role, (app: App, facilityIds: number[]) => Prom
     manager: async (app, facilityIds) => bearer(await keySecret(app, 'manager', facilityIds)),
     front_desk: async (app, facilityIds) => bearer(await keySecret(app, 'front_desk', facilityIds)),
     viewer: async (app, facilityIds) => bearer(await keySecret(app, 'viewer', facilityIds)),
+    door: async (app, facilityIds) => bearer(await keySecret(app, 'door', facilityIds)),
   };
 
 //                                admin  owner  manager  front_desk  viewer
-const read: Row = /*          */ { admin: true, owner: true, manager: true, front_desk: true, viewer: true };
+const read: Row = /*          */ {
+  admin: true,
+  owner: true,
+  manager: true,
+  front_desk: true,
+  viewer: true,
+  door: false,
+};
+/** One's own session and account: any caller, a door's key too (it has no other read). */
+const account: Row = /*       */ { ...read, door: true };
 /** Members day to day: the front desk too. */
-const desk: Row = /*          */ { admin: true, owner: true, manager: true, front_desk: true, viewer: false };
+const desk: Row = /*          */ {
+  admin: true,
+  owner: true,
+  manager: true,
+  front_desk: true,
+  viewer: false,
+  door: false,
+};
+/** The door: decisions and check-outs, which door controllers (role `door`) and the front desk make. */
+const door: Row = /*          */ { ...desk, door: true };
 /** Plans, policy, imports, deletes: managers and up. */
 const write: Row = /*         */ {
   admin: true,
@@ -35,6 +54,7 @@ const write: Row = /*         */ {
   manager: true,
   front_desk: false,
   viewer: false,
+  door: false,
 };
 /** Webhooks hold secrets and reach other systems; people, keys and facilities: owners only, reads too. */
 const adminOnly: Row = /*     */ {
@@ -43,6 +63,7 @@ const adminOnly: Row = /*     */ {
   manager: false,
   front_desk: false,
   viewer: false,
+  door: false,
 };
 /** No key of one facility, whatever its role: a new facility is outside its scope. */
 const everyFacility: Row = /* */ {
@@ -51,6 +72,7 @@ const everyFacility: Row = /* */ {
   manager: false,
   front_desk: false,
   viewer: false,
+  door: false,
 };
 
 /**
@@ -82,12 +104,12 @@ export const PERSON_ONLY: Record<string, { status: number; code: string }> = {
 
 export const ACCESS: Record<string, Row> = {
   //                        admin  viewer
-  getSession: read,
-  signOut: read,
-  signOutEverywhere: read,
-  changePassword: read,
-  listMySessions: read,
-  endMySession: read,
+  getSession: account,
+  signOut: account,
+  signOutEverywhere: account,
+  changePassword: account,
+  listMySessions: account,
+  endMySession: account,
   listPlanTemplates: read,
 
   listFacilities: read,
@@ -134,6 +156,11 @@ export const ACCESS: Record<string, Row> = {
 
   getPolicy: read,
   updatePolicy: write,
+  decideAccess: door,
+  listCheckIns: read,
+  checkOut: door,
+  getOccupancy: read,
+
   listAuditEvents: read,
   listEvents: read,
 

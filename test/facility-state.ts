@@ -16,6 +16,8 @@ export const FACILITY_TABLES: Record<string, 'facility_id' | 'id' | { column: st
   entitlements: { column: 'plan_id', parent: 'plans' },
   members: 'facility_id',
   member_freezes: 'facility_id',
+  member_credentials: 'facility_id',
+  check_ins: 'facility_id',
   policies: 'facility_id',
   audit_events: 'facility_id',
   events: 'facility_id',

@@ -106,6 +106,16 @@ export const make = {
     });
     return { member, freeze: freeze.id };
   },
+  /** An allowed check-in of a new member: decided at the door and recorded. */
+  checkIn: async (context: ExampleContext): Promise<number> => {
+    const plan = await make.plan(context);
+    const member = (
+      await made(context, 'POST', `${base(context)}/members`, { first_name: 'Door', plan_id: plan })
+    ).id;
+    const decided = await made(context, 'POST', `${base(context)}/access-decisions`, { member_id: member });
+    assert.equal(decided.decision, 'allow', JSON.stringify(decided));
+    return decided.check_in.id;
+  },
   endpoint: async (context: ExampleContext, fields: { enabled?: boolean } = {}): Promise<number> =>
     (
       await made(context, 'POST', `${base(context)}/webhook-endpoints`, {
@@ -283,6 +293,14 @@ export const EXAMPLES: Record<string, Example> = {
     const { member, freeze } = await make.freeze(context);
     return { params: { member_id: member, freeze_id: freeze } };
   },
+
+  decideAccess: async (context) => ({ body: { member_id: await make.member(context) } }),
+  listCheckIns: async (context) => {
+    await make.checkIn(context);
+    return {};
+  },
+  checkOut: async (context) => ({ params: { check_in_id: await make.checkIn(context) } }),
+  getOccupancy: async () => ({}),
 
   // A job (202): a suite that compares the facility after it follows the job to its end (finishedImport).
   importMembers: async () => ({ body: importFile() }),

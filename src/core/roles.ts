@@ -70,7 +70,8 @@ export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   manager,
   front_desk: new Set<Permission>(['account', 'read', 'members.write', 'access']),
   viewer: new Set<Permission>(['account', 'read']),
-  door: new Set<Permission>(['access']),
+  // `account`: any key reads its own session (GET /admin/session); a door's key has nothing else to see there.
+  door: new Set<Permission>(['account', 'access']),
 };
 
 /** The roles that have a permission, in the table's order. */

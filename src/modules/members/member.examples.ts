@@ -24,6 +24,7 @@ export const memberExample = {
   created_at: '2026-03-02T09:20:11.502Z',
   updated_at: '2026-03-02T09:20:11.502Z',
   deleted_at: null,
+  last_check_in_at: '2026-03-09T17:02:11.409Z',
   allowed_transitions: ['frozen', 'suspended', 'cancelled'],
 };
 

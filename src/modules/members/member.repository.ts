@@ -8,7 +8,10 @@ import type { Member } from './member.schemas.js';
 type MemberRow = Selectable<MembersTable>;
 /** A member as stored: its representation but `allowed_transitions` (from the policy), and the schedule's column. */
 export type MemberRecord = Omit<Member, 'allowed_transitions'> & { next_change_on: string | null };
-export type MemberValues = Omit<MemberRecord, 'id' | 'facility_id' | 'created_at' | 'updated_at'>;
+export type MemberValues = Omit<
+  MemberRecord,
+  'id' | 'facility_id' | 'created_at' | 'updated_at' | 'last_check_in_at'
+>;
 
 /**
  * The columns of a member, in the order of its representation: every column
@@ -37,6 +40,7 @@ export const MEMBER_COLUMNS = [
   'created_at',
   'updated_at',
   'deleted_at',
+  'last_check_in_at',
   'next_change_on',
 ] as const satisfies readonly (keyof MemberRecord & keyof MemberRow)[];
 
@@ -56,7 +60,7 @@ const _everyColumnInserted: [NotInserted] extends [never] ? true : NotInserted =
 
 /** What a create writes: every column but the id, which the database gives, from the one list above. */
 const INSERT_COLUMNS: readonly (keyof MemberColumns)[] = [
-  ...MEMBER_COLUMNS.filter((column) => column !== 'id'),
+  ...MEMBER_COLUMNS.filter((column) => column !== 'id' && column !== 'last_check_in_at'),
   'email_folded',
 ];
 

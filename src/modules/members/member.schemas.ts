@@ -116,6 +116,10 @@ export const Member = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     deleted_at: Nullable(Timestamp, { description: 'When the member was removed; null while not removed' }),
+    last_check_in_at: Nullable(Timestamp, {
+      description:
+        'When the member was last allowed in by an access decision (read-only; docs/access.md); null: never',
+    }),
     allowed_transitions: Type.Array(Ref(MemberStatus), {
       description:
         'The statuses a PATCH may move the member to now: the status table, less `frozen` while the ' +
