@@ -468,6 +468,94 @@ export interface paths {
         patch: operations["updatePolicy"];
         trace?: never;
     };
+    "/admin/facilities/{facility_id}/check-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the facility's check-ins (allowed and denied)
+         * @description Lists every recorded access decision by id, one page at a time (pass `next_cursor` as `cursor`), optionally only one member's, only `allow` or `deny`, and only those from `since` (included) until `until` (excluded). Dry runs are not recorded.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
+         */
+        get: operations["listCheckIns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/check-ins/{check_in_id}/check-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a member out
+         * @description Sets `checked_out_at`: the member (and their guests) no longer count toward the occupancy, and anti-passback no longer holds them back. Checking out again changes nothing (200, as it was). A denied check-in let nobody in: 409 `check_in_denied`. Event `check_in.checked_out`.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `door` (permission `access`: ask for access decisions at the door (recording check-ins) and record check-outs).
+         */
+        post: operations["checkOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/occupancy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many people are in the facility now
+         * @description Counts the allowed check-ins not checked out and younger than the policy's `occupancy_cutoff_minutes` (members who leave without checking out stop counting then), and the guests they brought. Access decisions compare `total` with `max_occupancy`.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `read`: read the facility (members, plans, policy, audit trail, change feed, exports)).
+         */
+        get: operations["getOccupancy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/facilities/{facility_id}/access-decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide whether to let someone in (and record it)
+         * @description A door controller sends the `credential` it read; the front desk sends a `member_id`. The answer is 200 whatever the decision: `allow` or `deny` with every failed rule in `reasons` (docs/access.md lists them, in order), the member, their entitlements and balances. An unknown credential, or one of another facility, is a `deny` with `credential_unknown`, not 404. Unless `dry_run`, the decision is recorded as a check-in (`check_in`), an allowed one sets the member's `last_check_in_at`, and the feed gets `access.allowed` or `access.denied`. `at` is only for dry runs. An `Idempotency-Key` makes a retry get the same answer and record one check-in.
+         *
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `door` (permission `access`: ask for access decisions at the door (recording check-ins) and record check-outs).
+         */
+        post: operations["decideAccess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/facilities/{facility_id}/audit-events": {
         parameters: {
             query?: never;
@@ -501,7 +589,7 @@ export interface paths {
          * Describe the caller: the signed-in person or the API key
          * @description Answers who the caller is (`actor`: the person signed in with the session cookie, or the API key), their roles per facility with the permissions each gives, the facilities they may reach (null for all), and whether authentication is off. It changes nothing; every caller may call it, a person with no role included.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer`, `door` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         get: operations["getSession"];
         put?: never;
@@ -514,7 +602,7 @@ export interface paths {
          * Sign out
          * @description Ends the session of the cookie and clears the cookie; with an API key, nothing to end: 204 too.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer`, `door` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         delete: operations["signOut"];
         options?: never;
@@ -555,7 +643,7 @@ export interface paths {
          * End every session of the signed-in person
          * @description Ends every session of the person signed in, on every device, this one included; with an API key, nothing to end: 204 too.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer`, `door` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         post: operations["signOutEverywhere"];
         delete?: never;
@@ -576,7 +664,7 @@ export interface paths {
          * Change my password
          * @description A person signed in changes their own password: `current_password` must be right (else 403 `current_password_wrong`, counted like a failed sign-in: past `SIGN_IN_FAILURES_PER_ACCOUNT` per window, 429), `new_password` follows the rules (12 to 128 characters, not the e-mail nor the product's name, not a common password: 400 naming `/new_password`). Every session of the person ends, this one included, and a new session takes its place: the answer sets its cookie (a new secret, the same end of life). With an API key: 403 `person_only`.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer`, `door` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         put: operations["changePassword"];
         post?: never;
@@ -597,7 +685,7 @@ export interface paths {
          * List my sessions
          * @description The signed-in person's sessions that have not ended, newest first (at most 100), `current` marking this one. Never a session's secret. An API key has none: an empty list.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer`, `door` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         get: operations["listMySessions"];
         put?: never;
@@ -622,7 +710,7 @@ export interface paths {
          * End one of my sessions
          * @description Ends one of the signed-in person's sessions, on every instance from its next request (this one too: then the cookie is cleared, as by signing out). Another person's session, or one that ended: 404 `session_not_found`; an API key has no sessions.
          *
-         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
+         *     **Who may call it:** `admin`, `owner`, `manager`, `front_desk`, `viewer`, `door` (permission `account`: see and end their own sessions and change their own password (anyone signed in, with or without a role)).
          */
         delete: operations["endMySession"];
         options?: never;
@@ -1422,6 +1510,7 @@ export interface components {
          *       "created_at": "2026-03-02T09:20:11.502Z",
          *       "updated_at": "2026-03-02T09:20:11.502Z",
          *       "deleted_at": null,
+         *       "last_check_in_at": "2026-03-09T17:02:11.409Z",
          *       "allowed_transitions": [
          *         "frozen",
          *         "suspended",
@@ -1492,6 +1581,11 @@ export interface components {
              * @description When the member was removed; null while not removed
              */
             deleted_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the member was last allowed in by an access decision (read-only; docs/access.md); null: never
+             */
+            last_check_in_at: string | null;
             /** @description The statuses a PATCH may move the member to now: the status table, less `frozen` while the policy's `allow_freeze` is false and less `active` while it has `require_waiver` and the member no `waiver_signed_at`. `frozen` is offered whatever freezes the member has, since a PATCH to `frozen` overlaps none (a freeze that ended today is resumed, planned ones stay); the yearly freeze limit is checked by the PATCH itself. */
             allowed_transitions: components["schemas"]["MemberStatus"][];
         };
@@ -1629,6 +1723,7 @@ export interface components {
          *           "created_at": "2026-03-02T09:20:11.502Z",
          *           "updated_at": "2026-03-02T09:20:11.502Z",
          *           "deleted_at": null,
+         *           "last_check_in_at": "2026-03-09T17:02:11.409Z",
          *           "allowed_transitions": [
          *             "frozen",
          *             "suspended",
@@ -2282,6 +2377,338 @@ export interface components {
             occupancy_cutoff_minutes?: number;
         };
         /**
+         * @description Why an access decision denies (or, in `warn` mode, warns): docs/access.md lists each
+         * @example visit_limit_reached
+         * @enum {string}
+         */
+        AccessReasonCode: "credential_unknown" | "credential_revoked" | "member_not_active" | "term_not_started" | "term_ended" | "waiver_required" | "plan_inactive" | "outside_opening_hours" | "area_not_included" | "visit_limit_reached" | "guest_passes_exhausted" | "facility_full" | "already_checked_in";
+        /**
+         * @description A recorded access decision: allowed (a visit) or denied. The log keeps it when the member or the credential is gone.
+         * @example {
+         *       "id": 9120,
+         *       "facility_id": 1,
+         *       "member_id": 42,
+         *       "credential_id": 17,
+         *       "credential_last4": "3F9A",
+         *       "area": "sauna",
+         *       "guests": 1,
+         *       "decision": "allow",
+         *       "reasons": [],
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 12,
+         *         "name": "Front door reader"
+         *       },
+         *       "checked_in_at": "2026-03-09T17:02:11.409Z",
+         *       "checked_out_at": null
+         *     }
+         */
+        CheckIn: {
+            id: number;
+            facility_id: number;
+            /** @description null when the credential was unknown */
+            member_id: number | null;
+            /** @description The credential presented; null when asked by member id */
+            credential_id: number | null;
+            /** @description The last four characters of the credential's value */
+            credential_last4: string | null;
+            /** @description The entitlement key of the area asked for; null: the facility */
+            area: string | null;
+            /** @description Guests coming in with the member */
+            guests: number;
+            /**
+             * @description `allow`: let the person in; `deny`: keep the door shut
+             * @enum {string}
+             */
+            decision: "allow" | "deny";
+            /** @description The codes of the reasons, in order */
+            reasons: components["schemas"]["AccessReasonCode"][];
+            actor: components["schemas"]["Actor"];
+            /**
+             * Format: date-time
+             * @description When the decision was made
+             */
+            checked_in_at: string;
+            /**
+             * Format: date-time
+             * @description When the member was checked out; null: not (yet)
+             */
+            checked_out_at: string | null;
+        };
+        /**
+         * @description One page of check ins, ordered by id
+         * @example {
+         *       "check_ins": [
+         *         {
+         *           "id": 9120,
+         *           "facility_id": 1,
+         *           "member_id": 42,
+         *           "credential_id": 17,
+         *           "credential_last4": "3F9A",
+         *           "area": "sauna",
+         *           "guests": 1,
+         *           "decision": "allow",
+         *           "reasons": [],
+         *           "actor": {
+         *             "type": "api_key",
+         *             "id": 12,
+         *             "name": "Front door reader"
+         *           },
+         *           "checked_in_at": "2026-03-09T17:02:11.409Z",
+         *           "checked_out_at": null
+         *         }
+         *       ],
+         *       "next_cursor": null
+         *     }
+         */
+        CheckInPage: {
+            check_ins: components["schemas"]["CheckIn"][];
+            /** @description Cursor of the next page; null on the last page. A page may end before `limit` items, when its items reach the byte budget for one page: a next_cursor that is not null always means more items follow. */
+            next_cursor: string | null;
+        };
+        /**
+         * @description Who is in the facility now, from the check-ins
+         * @example {
+         *       "present": 37,
+         *       "guests": 4,
+         *       "total": 41,
+         *       "max_occupancy": 120,
+         *       "cutoff_minutes": 240,
+         *       "as_of": "2026-03-09T17:05:00.000Z"
+         *     }
+         */
+        Occupancy: {
+            /** @description Members allowed in, not checked out, within the cutoff */
+            present: number;
+            /** @description The guests they brought */
+            guests: number;
+            /** @description `present` + `guests`: what `max_occupancy` limits */
+            total: number;
+            /** @description The policy's limit; null: none */
+            max_occupancy: number | null;
+            /** @description A check-in older than this counts as gone (a member who left without checking out) */
+            cutoff_minutes: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            as_of: string;
+        };
+        /**
+         * @description The local day, week (from `week_starts_on`) or calendar month a visit limit counts in
+         * @enum {string}
+         */
+        VisitPeriod: "day" | "week" | "month";
+        /** @description One rule the decision failed */
+        AccessReason: {
+            code: components["schemas"]["AccessReasonCode"];
+            /** @description A plain sentence the front desk can read out */
+            message: string;
+            /**
+             * Format: date-time
+             * @description When this reason stops holding, when the service knows
+             */
+            until: string | null;
+            status?: components["schemas"]["MemberStatus"];
+        };
+        /**
+         * @description Who wants to come in: exactly one of `credential` and `member_id`
+         * @example {
+         *       "credential": "04A23B7C3F9A",
+         *       "area": "sauna",
+         *       "guests": 1
+         *     }
+         */
+        AccessDecisionRequest: {
+            /** @description The value a reader got from a card, a QR code or a PIN pad, exactly as read */
+            credential?: string;
+            /** @description The member, when the front desk looked them up */
+            member_id?: number;
+            /** @description The area asked for: an entitlement key (e.g. `sauna`) that the member's plan must include */
+            area?: string;
+            /**
+             * @description Guests coming in with the member
+             * @default 0
+             */
+            guests?: number;
+            /**
+             * @description Decide without recording anything (no check-in, no event)
+             * @default false
+             */
+            dry_run?: boolean;
+            /**
+             * Format: date-time
+             * @description Only with `dry_run` true: decide as if it were this instant (e.g. "could she come tomorrow at 7?")
+             */
+            at?: string;
+        };
+        /**
+         * @description Whether to let the person in, why not, and what their plan leaves them
+         * @example {
+         *       "decision": "allow",
+         *       "reasons": [],
+         *       "member": {
+         *         "id": 42,
+         *         "first_name": "Maya",
+         *         "last_name": "Lindqvist",
+         *         "status": "active",
+         *         "plan_id": 7,
+         *         "plan_name": "Adult monthly"
+         *       },
+         *       "entitlements": {
+         *         "sauna": true,
+         *         "visits_per_week": 5,
+         *         "guest_passes_per_month": 2
+         *       },
+         *       "remaining": {
+         *         "visits": {
+         *           "period": "week",
+         *           "limit": 5,
+         *           "used": 3,
+         *           "left": 2,
+         *           "resets_at": "2026-03-15T23:00:00.000Z"
+         *         },
+         *         "guest_passes": {
+         *           "limit": 2,
+         *           "used": 1,
+         *           "left": 0,
+         *           "resets_at": "2026-03-31T22:00:00.000Z"
+         *         }
+         *       },
+         *       "check_in": {
+         *         "id": 9120,
+         *         "facility_id": 1,
+         *         "member_id": 42,
+         *         "credential_id": 17,
+         *         "credential_last4": "3F9A",
+         *         "area": "sauna",
+         *         "guests": 1,
+         *         "decision": "allow",
+         *         "reasons": [],
+         *         "actor": {
+         *           "type": "api_key",
+         *           "id": 12,
+         *           "name": "Front door reader"
+         *         },
+         *         "checked_in_at": "2026-03-09T17:02:11.409Z",
+         *         "checked_out_at": null
+         *       },
+         *       "decided_at": "2026-03-09T17:02:11.409Z",
+         *       "dry_run": false
+         *     }
+         * @example {
+         *       "decision": "deny",
+         *       "reasons": [
+         *         {
+         *           "code": "visit_limit_reached",
+         *           "message": "Maya has used all 5 visits of this week.",
+         *           "until": "2026-03-15T23:00:00.000Z"
+         *         }
+         *       ],
+         *       "member": {
+         *         "id": 42,
+         *         "first_name": "Maya",
+         *         "last_name": "Lindqvist",
+         *         "status": "active",
+         *         "plan_id": 7,
+         *         "plan_name": "Adult monthly"
+         *       },
+         *       "entitlements": {
+         *         "sauna": true,
+         *         "visits_per_week": 5,
+         *         "guest_passes_per_month": 2
+         *       },
+         *       "remaining": {
+         *         "visits": {
+         *           "period": "week",
+         *           "limit": 5,
+         *           "used": 5,
+         *           "left": 0,
+         *           "resets_at": "2026-03-15T23:00:00.000Z"
+         *         },
+         *         "guest_passes": null
+         *       },
+         *       "check_in": {
+         *         "id": 9120,
+         *         "facility_id": 1,
+         *         "member_id": 42,
+         *         "credential_id": 17,
+         *         "credential_last4": "3F9A",
+         *         "area": "sauna",
+         *         "guests": 0,
+         *         "decision": "deny",
+         *         "reasons": [
+         *           "visit_limit_reached"
+         *         ],
+         *         "actor": {
+         *           "type": "api_key",
+         *           "id": 12,
+         *           "name": "Front door reader"
+         *         },
+         *         "checked_in_at": "2026-03-09T17:02:11.409Z",
+         *         "checked_out_at": null
+         *       },
+         *       "decided_at": "2026-03-09T17:02:11.409Z",
+         *       "dry_run": false
+         *     }
+         */
+        AccessDecision: {
+            /**
+             * @description `allow`: let the person in; `deny`: keep the door shut
+             * @enum {string}
+             */
+            decision: "allow" | "deny";
+            /** @description Every rule that failed, in the order docs/access.md lists them; empty when allowed */
+            reasons: components["schemas"]["AccessReason"][];
+            /** @description null when the credential is unknown or revoked */
+            member: {
+                id: number;
+                first_name: string;
+                last_name: string | null;
+                status: components["schemas"]["MemberStatus"];
+                plan_id: number | null;
+                plan_name: string | null;
+            } | null;
+            /** @description The entitlements of the member's plan, which the decision applied; null without a plan */
+            entitlements: {
+                [key: string]: components["schemas"]["EntitlementValue"];
+            } | null;
+            /** @description The member's balances, before this decision */
+            remaining: {
+                /** @description The visit limit with fewest visits left; null when the plan sets none */
+                visits: {
+                    period: components["schemas"]["VisitPeriod"];
+                    limit: number;
+                    used: number;
+                    left: number;
+                    /**
+                     * Format: date-time
+                     * @description When the period ends and the count starts again
+                     */
+                    resets_at: string;
+                } | null;
+                /** @description Guest passes of this month; null when the member has none */
+                guest_passes: {
+                    limit: number;
+                    used: number;
+                    left: number;
+                    /**
+                     * Format: date-time
+                     * @description When the period ends and the count starts again
+                     */
+                    resets_at: string;
+                } | null;
+            };
+            /** @description The check-in recorded; null on a dry run */
+            check_in: components["schemas"]["CheckIn"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            decided_at: string;
+            dry_run: boolean;
+        };
+        /**
          * @description One write: who made it, when, and each changed field before and after
          * @example {
          *       "id": 118,
@@ -2829,11 +3256,100 @@ export interface components {
          * @example member.status_changed
          * @enum {string}
          */
-        EventType: "facility.created" | "facility.updated" | "member.created" | "member.deleted" | "member.freeze_cancelled" | "member.freeze_created" | "member.freeze_updated" | "member.status_changed" | "member.updated" | "plan.created" | "plan.deleted" | "plan.entitlements_changed" | "plan.updated" | "policy.updated" | "webhook_endpoint.disabled";
+        EventType: "access.allowed" | "access.denied" | "check_in.checked_out" | "facility.created" | "facility.updated" | "member.created" | "member.deleted" | "member.freeze_cancelled" | "member.freeze_created" | "member.freeze_updated" | "member.status_changed" | "member.updated" | "plan.created" | "plan.deleted" | "plan.entitlements_changed" | "plan.updated" | "policy.updated" | "webhook_endpoint.disabled";
         /**
          * @description One committed change: in the feed and, signed, in a webhook delivery
          * @example {
          *       "id": 501,
+         *       "type": "access.allowed",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
+         *       "data": {
+         *         "id": 9120,
+         *         "facility_id": 1,
+         *         "member_id": 42,
+         *         "credential_id": 17,
+         *         "credential_last4": "3F9A",
+         *         "area": "sauna",
+         *         "guests": 1,
+         *         "decision": "allow",
+         *         "reasons": [],
+         *         "actor": {
+         *           "type": "api_key",
+         *           "id": 12,
+         *           "name": "Front door reader"
+         *         },
+         *         "checked_in_at": "2026-03-09T17:02:11.409Z",
+         *         "checked_out_at": null
+         *       }
+         *     }
+         * @example {
+         *       "id": 502,
+         *       "type": "access.denied",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
+         *       "data": {
+         *         "id": 9121,
+         *         "facility_id": 1,
+         *         "member_id": 42,
+         *         "credential_id": 17,
+         *         "credential_last4": "3F9A",
+         *         "area": null,
+         *         "guests": 0,
+         *         "decision": "deny",
+         *         "reasons": [
+         *           "visit_limit_reached"
+         *         ],
+         *         "actor": {
+         *           "type": "api_key",
+         *           "id": 12,
+         *           "name": "Front door reader"
+         *         },
+         *         "checked_in_at": "2026-03-09T17:02:11.409Z",
+         *         "checked_out_at": null
+         *       }
+         *     }
+         * @example {
+         *       "id": 503,
+         *       "type": "check_in.checked_out",
+         *       "facility_id": 1,
+         *       "occurred_at": "2026-03-09T16:42:07.905Z",
+         *       "actor": {
+         *         "type": "api_key",
+         *         "id": 3,
+         *         "name": "front desk"
+         *       },
+         *       "data": {
+         *         "id": 9120,
+         *         "facility_id": 1,
+         *         "member_id": 42,
+         *         "credential_id": 17,
+         *         "credential_last4": "3F9A",
+         *         "area": "sauna",
+         *         "guests": 1,
+         *         "decision": "allow",
+         *         "reasons": [],
+         *         "actor": {
+         *           "type": "api_key",
+         *           "id": 12,
+         *           "name": "Front door reader"
+         *         },
+         *         "checked_in_at": "2026-03-09T17:02:11.409Z",
+         *         "checked_out_at": "2026-03-09T18:31:40.220Z"
+         *       }
+         *     }
+         * @example {
+         *       "id": 504,
          *       "type": "facility.created",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -2855,7 +3371,7 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 502,
+         *       "id": 505,
          *       "type": "facility.updated",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -2877,7 +3393,7 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 503,
+         *       "id": 506,
          *       "type": "member.created",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -2907,11 +3423,12 @@ export interface components {
          *         "status_changed_at": "2026-03-02T09:20:11.502Z",
          *         "created_at": "2026-03-02T09:20:11.502Z",
          *         "updated_at": "2026-03-02T09:20:11.502Z",
-         *         "deleted_at": null
+         *         "deleted_at": null,
+         *         "last_check_in_at": "2026-03-09T17:02:11.409Z"
          *       }
          *     }
          * @example {
-         *       "id": 504,
+         *       "id": 507,
          *       "type": "member.deleted",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -2942,11 +3459,12 @@ export interface components {
          *         "created_at": "2026-03-02T09:20:11.502Z",
          *         "updated_at": "2026-03-09T16:42:07.905Z",
          *         "deleted_at": "2026-03-09T16:42:07.905Z",
+         *         "last_check_in_at": "2026-03-09T17:02:11.409Z",
          *         "hard_deleted": false
          *       }
          *     }
          * @example {
-         *       "id": 505,
+         *       "id": 508,
          *       "type": "member.freeze_cancelled",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -2968,7 +3486,7 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 506,
+         *       "id": 509,
          *       "type": "member.freeze_created",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -2990,7 +3508,7 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 507,
+         *       "id": 510,
          *       "type": "member.freeze_updated",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -3012,7 +3530,7 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 508,
+         *       "id": 511,
          *       "type": "member.status_changed",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -3043,11 +3561,12 @@ export interface components {
          *         "created_at": "2026-03-02T09:20:11.502Z",
          *         "updated_at": "2026-03-09T16:42:07.905Z",
          *         "deleted_at": null,
+         *         "last_check_in_at": "2026-03-09T17:02:11.409Z",
          *         "previous_status": "active"
          *       }
          *     }
          * @example {
-         *       "id": 509,
+         *       "id": 512,
          *       "type": "member.updated",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -3077,11 +3596,12 @@ export interface components {
          *         "status_changed_at": "2026-03-02T09:20:11.502Z",
          *         "created_at": "2026-03-02T09:20:11.502Z",
          *         "updated_at": "2026-03-09T16:42:07.905Z",
-         *         "deleted_at": null
+         *         "deleted_at": null,
+         *         "last_check_in_at": "2026-03-09T17:02:11.409Z"
          *       }
          *     }
          * @example {
-         *       "id": 510,
+         *       "id": 513,
          *       "type": "plan.created",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -3110,7 +3630,7 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 511,
+         *       "id": 514,
          *       "type": "plan.deleted",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -3140,7 +3660,7 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 512,
+         *       "id": 515,
          *       "type": "plan.entitlements_changed",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -3168,7 +3688,7 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 513,
+         *       "id": 516,
          *       "type": "plan.updated",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -3197,7 +3717,7 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 514,
+         *       "id": 517,
          *       "type": "policy.updated",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -3257,7 +3777,7 @@ export interface components {
          *       }
          *     }
          * @example {
-         *       "id": 515,
+         *       "id": 518,
          *       "type": "webhook_endpoint.disabled",
          *       "facility_id": 1,
          *       "occurred_at": "2026-03-09T16:42:07.905Z",
@@ -3331,6 +3851,7 @@ export interface components {
          *             "created_at": "2026-03-02T09:20:11.502Z",
          *             "updated_at": "2026-03-09T16:42:07.905Z",
          *             "deleted_at": null,
+         *             "last_check_in_at": "2026-03-09T17:02:11.409Z",
          *             "previous_status": "active"
          *           }
          *         }
@@ -3578,7 +4099,7 @@ export interface components {
          * @example member
          * @enum {string}
          */
-        AuditResourceType: "facility" | "plan" | "entitlements" | "member" | "freeze" | "policy" | "staff_user" | "webhook_endpoint" | "webhook_delivery" | "api_key";
+        AuditResourceType: "facility" | "plan" | "entitlements" | "member" | "freeze" | "policy" | "check_in" | "staff_user" | "webhook_endpoint" | "webhook_delivery" | "api_key";
         /**
          * @description RFC 9457 problem details, for every error but 400 (see ValidationProblem)
          * @example {
@@ -3608,7 +4129,7 @@ export interface components {
              * @description What went wrong; branch on it
              * @enum {string}
              */
-            code: "unauthenticated" | "cross_site_request" | "current_password_wrong" | "forbidden" | "person_only" | "api_key_not_found" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "import_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "session_not_found" | "staff_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "facility_name_conflict" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "import_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "staff_email_conflict" | "staff_state_conflict" | "webhook_endpoint_limit" | "link_not_usable" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+            code: "unauthenticated" | "cross_site_request" | "current_password_wrong" | "forbidden" | "person_only" | "api_key_not_found" | "check_in_not_found" | "delivery_not_found" | "entitlement_not_found" | "freeze_not_found" | "import_not_found" | "member_not_found" | "not_found" | "plan_not_found" | "session_not_found" | "staff_not_found" | "webhook_endpoint_not_found" | "method_not_allowed" | "request_timeout" | "check_in_denied" | "facility_name_conflict" | "freeze_not_allowed" | "freeze_overlap" | "idempotency_in_progress" | "import_in_progress" | "invalid_status_transition" | "member_email_conflict" | "member_external_id_conflict" | "plan_archived" | "plan_full" | "plan_in_use" | "plan_name_conflict" | "staff_email_conflict" | "staff_state_conflict" | "webhook_endpoint_limit" | "link_not_usable" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "range_not_satisfiable" | "freeze_limit_exceeded" | "idempotency_key_reused" | "invalid_plan" | "invalid_template" | "invalid_webhook_url" | "member_too_young" | "waiver_required" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         };
         /**
          * @description The problem of a 400 answer: the request is not valid, or its body is not JSON
@@ -3703,6 +4224,14 @@ export type FreezeCreate = components['schemas']['FreezeCreate'];
 export type FreezePage = components['schemas']['FreezePage'];
 export type Policy = components['schemas']['Policy'];
 export type PolicyUpdate = components['schemas']['PolicyUpdate'];
+export type AccessReasonCode = components['schemas']['AccessReasonCode'];
+export type CheckIn = components['schemas']['CheckIn'];
+export type CheckInPage = components['schemas']['CheckInPage'];
+export type Occupancy = components['schemas']['Occupancy'];
+export type VisitPeriod = components['schemas']['VisitPeriod'];
+export type AccessReason = components['schemas']['AccessReason'];
+export type AccessDecisionRequest = components['schemas']['AccessDecisionRequest'];
+export type AccessDecision = components['schemas']['AccessDecision'];
 export type AuditEvent = components['schemas']['AuditEvent'];
 export type AuditEventPage = components['schemas']['AuditEventPage'];
 export type Actor = components['schemas']['Actor'];
@@ -5983,6 +6512,7 @@ export interface operations {
                      *           "created_at": "2026-03-02T09:20:11.502Z",
                      *           "updated_at": "2026-03-02T09:20:11.502Z",
                      *           "deleted_at": null,
+                     *           "last_check_in_at": "2026-03-09T17:02:11.409Z",
                      *           "allowed_transitions": [
                      *             "frozen",
                      *             "suspended",
@@ -6134,6 +6664,7 @@ export interface operations {
                      *       "created_at": "2026-03-02T09:20:11.502Z",
                      *       "updated_at": "2026-03-02T09:20:11.502Z",
                      *       "deleted_at": null,
+                     *       "last_check_in_at": "2026-03-09T17:02:11.409Z",
                      *       "allowed_transitions": [
                      *         "frozen",
                      *         "suspended",
@@ -6306,6 +6837,7 @@ export interface operations {
                      *       "created_at": "2026-03-02T09:20:11.502Z",
                      *       "updated_at": "2026-03-02T09:20:11.502Z",
                      *       "deleted_at": null,
+                     *       "last_check_in_at": "2026-03-09T17:02:11.409Z",
                      *       "allowed_transitions": [
                      *         "frozen",
                      *         "suspended",
@@ -6575,6 +7107,7 @@ export interface operations {
                      *       "created_at": "2026-03-02T09:20:11.502Z",
                      *       "updated_at": "2026-03-02T09:20:11.502Z",
                      *       "deleted_at": null,
+                     *       "last_check_in_at": "2026-03-09T17:02:11.409Z",
                      *       "allowed_transitions": [
                      *         "frozen",
                      *         "suspended",
@@ -7999,6 +8532,601 @@ export interface operations {
             };
             /** @description Problem; `code` is `unsupported_media_type` */
             415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCheckIns: {
+        parameters: {
+            query?: {
+                /** @description Most items in the page. A page holds fewer when its items reach the byte budget for one page (PAGE_MAX_BYTES, 256 KiB of JSON by default; at least one item): follow next_cursor, do not count items. */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                member_id?: number;
+                /** @description `allow`: let the person in; `deny`: keep the door shut */
+                decision?: "allow" | "deny";
+                /** @description Only check-ins at or after this instant */
+                since?: string;
+                /** @description Only check-ins before this instant */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of check-ins */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "check_ins": [
+                     *         {
+                     *           "id": 9120,
+                     *           "facility_id": 1,
+                     *           "member_id": 42,
+                     *           "credential_id": 17,
+                     *           "credential_last4": "3F9A",
+                     *           "area": "sauna",
+                     *           "guests": 1,
+                     *           "decision": "allow",
+                     *           "reasons": [],
+                     *           "actor": {
+                     *             "type": "api_key",
+                     *             "id": 12,
+                     *             "name": "Front door reader"
+                     *           },
+                     *           "checked_in_at": "2026-03-09T17:02:11.409Z",
+                     *           "checked_out_at": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckInPage"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    checkOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried create safe: the same key and body within 24 hours replays the first answer */
+                "idempotency-key"?: string;
+            };
+            path: {
+                facility_id: number;
+                check_in_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check-in, checked out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 9120,
+                     *       "facility_id": 1,
+                     *       "member_id": 42,
+                     *       "credential_id": 17,
+                     *       "credential_last4": "3F9A",
+                     *       "area": "sauna",
+                     *       "guests": 1,
+                     *       "decision": "allow",
+                     *       "reasons": [],
+                     *       "actor": {
+                     *         "type": "api_key",
+                     *         "id": 12,
+                     *         "name": "Front door reader"
+                     *       },
+                     *       "checked_in_at": "2026-03-09T17:02:11.409Z",
+                     *       "checked_out_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckIn"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `check_in_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `check_in_denied`, `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With idempotency_in_progress: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `idempotency_key_reused` */
+            422: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOccupancy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who is in now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "present": 37,
+                     *       "guests": 4,
+                     *       "total": 41,
+                     *       "max_occupancy": 120,
+                     *       "cutoff_minutes": 240,
+                     *       "as_of": "2026-03-09T17:05:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Occupancy"];
+                };
+            };
+            /** @description Problem; `code` is `validation_error` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `rate_limited` */
+            429: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Seconds until a request is allowed again */
+                    "retry-after"?: string;
+                    /** @description Requests allowed per window */
+                    "ratelimit-limit"?: string;
+                    /** @description Requests left in this window */
+                    "ratelimit-remaining"?: string;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: string;
+                    /** @description The limit and its window, e.g. 3000;w=60 */
+                    "ratelimit-policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is one of `internal_error`, `service_unavailable` */
+            "5XX": {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With 503 service_unavailable: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    decideAccess: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried create safe: the same key and body within 24 hours replays the first answer */
+                "idempotency-key"?: string;
+            };
+            path: {
+                facility_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "credential": "04A23B7C3F9A",
+                 *       "area": "sauna",
+                 *       "guests": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccessDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description The decision */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "decision": "allow",
+                     *       "reasons": [],
+                     *       "member": {
+                     *         "id": 42,
+                     *         "first_name": "Maya",
+                     *         "last_name": "Lindqvist",
+                     *         "status": "active",
+                     *         "plan_id": 7,
+                     *         "plan_name": "Adult monthly"
+                     *       },
+                     *       "entitlements": {
+                     *         "sauna": true,
+                     *         "visits_per_week": 5,
+                     *         "guest_passes_per_month": 2
+                     *       },
+                     *       "remaining": {
+                     *         "visits": {
+                     *           "period": "week",
+                     *           "limit": 5,
+                     *           "used": 3,
+                     *           "left": 2,
+                     *           "resets_at": "2026-03-15T23:00:00.000Z"
+                     *         },
+                     *         "guest_passes": {
+                     *           "limit": 2,
+                     *           "used": 1,
+                     *           "left": 0,
+                     *           "resets_at": "2026-03-31T22:00:00.000Z"
+                     *         }
+                     *       },
+                     *       "check_in": {
+                     *         "id": 9120,
+                     *         "facility_id": 1,
+                     *         "member_id": 42,
+                     *         "credential_id": 17,
+                     *         "credential_last4": "3F9A",
+                     *         "area": "sauna",
+                     *         "guests": 1,
+                     *         "decision": "allow",
+                     *         "reasons": [],
+                     *         "actor": {
+                     *           "type": "api_key",
+                     *           "id": 12,
+                     *           "name": "Front door reader"
+                     *         },
+                     *         "checked_in_at": "2026-03-09T17:02:11.409Z",
+                     *         "checked_out_at": null
+                     *       },
+                     *       "decided_at": "2026-03-09T17:02:11.409Z",
+                     *       "dry_run": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccessDecision"];
+                };
+            };
+            /** @description Problem; `code` is one of `validation_error`, `malformed_json` */
+            400: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationProblem"];
+                };
+            };
+            /** @description Problem; `code` is `unauthenticated` */
+            401: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description Bearer realm="facility-admin" */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `forbidden` */
+            403: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `member_not_found` */
+            404: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `idempotency_in_progress` */
+            409: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    /** @description With idempotency_in_progress: seconds to wait before retrying */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description The client's X-Request-Id when valid, else a generated id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem; `code` is `idempotency_key_reused` */
+            422: {
                 headers: {
                     /** @description The client's X-Request-Id when valid, else a generated id */
                     "x-request-id"?: string;
@@ -10598,6 +11726,7 @@ export interface operations {
                      *             "created_at": "2026-03-02T09:20:11.502Z",
                      *             "updated_at": "2026-03-09T16:42:07.905Z",
                      *             "deleted_at": null,
+                     *             "last_check_in_at": "2026-03-09T17:02:11.409Z",
                      *             "previous_status": "active"
                      *           }
                      *         }
@@ -11887,6 +13016,7 @@ export const pathsReadyzGetResponses200ContentApplicationJsonRedisAnyOf1Values: 
 export const pathsAdminFacilitiesGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/facilities"]["get"]["parameters"]["query"]["status"]> = ["active", "archived", "all"];
 export const pathsAdminFacilitiesFacility_idMembersImportPostParametersQueryMatch_byValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/facilities/{facility_id}/members/import"]["post"]["parameters"]["query"]["match_by"]> = ["external_id", "email", "none"];
 export const pathsAdminFacilitiesFacility_idMembersImportPostParametersQueryOn_errorValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/facilities/{facility_id}/members/import"]["post"]["parameters"]["query"]["on_error"]> = ["abort", "skip"];
+export const pathsAdminFacilitiesFacility_idCheckInsGetParametersQueryDecisionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/facilities/{facility_id}/check-ins"]["get"]["parameters"]["query"]["decision"]> = ["allow", "deny"];
 export const pathsAdminFacilitiesFacility_idAuditEventsGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/facilities/{facility_id}/audit-events"]["get"]["parameters"]["query"]["action"]> = ["create", "update", "delete", "restore", "hard_delete"];
 export const pathsAdminStaffGetParametersQueryStateValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/staff"]["get"]["parameters"]["query"]["state"]> = ["invited", "active", "disabled"];
 export const facilityStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Facility"]["status"]> = ["active", "archived"];
@@ -11904,6 +13034,10 @@ export const policyVisit_limit_modeValues: ReadonlyArray<FlattenedDeepRequired<c
 export const policyWeek_starts_onValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Policy"]["week_starts_on"]> = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 export const policyUpdateVisit_limit_modeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PolicyUpdate"]["visit_limit_mode"]> = ["block", "warn", "count"];
 export const policyUpdateWeek_starts_onValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PolicyUpdate"]["week_starts_on"]> = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+export const accessReasonCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AccessReasonCode"]> = ["credential_unknown", "credential_revoked", "member_not_active", "term_not_started", "term_ended", "waiver_required", "plan_inactive", "outside_opening_hours", "area_not_included", "visit_limit_reached", "guest_passes_exhausted", "facility_full", "already_checked_in"];
+export const checkInDecisionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CheckIn"]["decision"]> = ["allow", "deny"];
+export const visitPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VisitPeriod"]> = ["day", "week", "month"];
+export const accessDecisionDecisionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AccessDecision"]["decision"]> = ["allow", "deny"];
 export const auditEventActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEvent"]["action"]> = ["create", "update", "delete", "restore", "hard_delete"];
 export const actorTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Actor"]["type"]> = ["api_key", "staff_user", "service"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["admin", "owner", "manager", "front_desk", "viewer", "door"];
@@ -11912,9 +13046,9 @@ export const sessionAuth_modeValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const ownSessionMethodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OwnSession"]["method"]> = ["password", "oidc", "link"];
 export const staffUserStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StaffUser"]["state"]> = ["invited", "active", "disabled"];
 export const staffUpdateStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StaffUpdate"]["state"]> = ["active", "disabled"];
-export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["facility.created", "facility.updated", "member.created", "member.deleted", "member.freeze_cancelled", "member.freeze_created", "member.freeze_updated", "member.status_changed", "member.updated", "plan.created", "plan.deleted", "plan.entitlements_changed", "plan.updated", "policy.updated", "webhook_endpoint.disabled"];
+export const eventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EventType"]> = ["access.allowed", "access.denied", "check_in.checked_out", "facility.created", "facility.updated", "member.created", "member.deleted", "member.freeze_cancelled", "member.freeze_created", "member.freeze_updated", "member.status_changed", "member.updated", "plan.created", "plan.deleted", "plan.entitlements_changed", "plan.updated", "policy.updated", "webhook_endpoint.disabled"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDelivery"]["status"]> = ["pending", "succeeded", "failed"];
-export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["facility", "plan", "entitlements", "member", "freeze", "policy", "staff_user", "webhook_endpoint", "webhook_delivery", "api_key"];
-export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["unauthenticated", "cross_site_request", "current_password_wrong", "forbidden", "person_only", "api_key_not_found", "delivery_not_found", "entitlement_not_found", "freeze_not_found", "import_not_found", "member_not_found", "not_found", "plan_not_found", "session_not_found", "staff_not_found", "webhook_endpoint_not_found", "method_not_allowed", "request_timeout", "facility_name_conflict", "freeze_not_allowed", "freeze_overlap", "idempotency_in_progress", "import_in_progress", "invalid_status_transition", "member_email_conflict", "member_external_id_conflict", "plan_archived", "plan_full", "plan_in_use", "plan_name_conflict", "staff_email_conflict", "staff_state_conflict", "webhook_endpoint_limit", "link_not_usable", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "freeze_limit_exceeded", "idempotency_key_reused", "invalid_plan", "invalid_template", "invalid_webhook_url", "member_too_young", "waiver_required", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"];
+export const auditResourceTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditResourceType"]> = ["facility", "plan", "entitlements", "member", "freeze", "policy", "check_in", "staff_user", "webhook_endpoint", "webhook_delivery", "api_key"];
+export const problemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Problem"]["code"]> = ["unauthenticated", "cross_site_request", "current_password_wrong", "forbidden", "person_only", "api_key_not_found", "check_in_not_found", "delivery_not_found", "entitlement_not_found", "freeze_not_found", "import_not_found", "member_not_found", "not_found", "plan_not_found", "session_not_found", "staff_not_found", "webhook_endpoint_not_found", "method_not_allowed", "request_timeout", "check_in_denied", "facility_name_conflict", "freeze_not_allowed", "freeze_overlap", "idempotency_in_progress", "import_in_progress", "invalid_status_transition", "member_email_conflict", "member_external_id_conflict", "plan_archived", "plan_full", "plan_in_use", "plan_name_conflict", "staff_email_conflict", "staff_state_conflict", "webhook_endpoint_limit", "link_not_usable", "precondition_failed", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "freeze_limit_exceeded", "idempotency_key_reused", "invalid_plan", "invalid_template", "invalid_webhook_url", "member_too_young", "waiver_required", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"];
 export const validationProblemCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ValidationProblem"]["code"]> = ["invalid_csv", "malformed_json", "validation_error"];
 export const fieldErrorLocationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldError"]["location"]> = ["body", "query", "path", "header"];

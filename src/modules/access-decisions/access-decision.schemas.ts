@@ -84,6 +84,15 @@ const DecisionMember = Type.Object(
   { additionalProperties: false, description: 'The member judged' },
 );
 
+/**
+ * A named schema, not an inline enum: the client's generator cannot reach an
+ * enum inside a nullable object for its list of values (its types failed to compile).
+ */
+export const VisitPeriod = StringEnum(['day', 'week', 'month'] as const, {
+  $id: 'VisitPeriod',
+  description: 'The local day, week (from `week_starts_on`) or calendar month a visit limit counts in',
+});
+
 const Balance = {
   limit: Type.Integer({ minimum: 0 }),
   used: Type.Integer({ minimum: 0 }),
@@ -104,10 +113,7 @@ export const AccessDecision = Type.Object(
     remaining: Type.Object(
       {
         visits: Nullable(
-          Type.Object(
-            { period: StringEnum(['day', 'week', 'month'] as const), ...Balance },
-            { additionalProperties: false },
-          ),
+          Type.Object({ period: Ref(VisitPeriod), ...Balance }, { additionalProperties: false }),
           { description: 'The visit limit with fewest visits left; null when the plan sets none' },
         ),
         guest_passes: Nullable(Type.Object(Balance, { additionalProperties: false }), {
@@ -131,6 +137,7 @@ export type AccessDecision = Static<typeof AccessDecision>;
 export const accessDecisionRepresentation = representationOf(AccessDecision, [
   AccessReason,
   ReasonCodeSchema,
+  VisitPeriod,
   MemberStatus,
   EntitlementValue,
   CheckIn,
