@@ -1,4 +1,5 @@
 import createFetchClient from 'openapi-fetch';
+import { accessOperations } from './access.js';
 import { freezeOperations } from './freezes.js';
 import { auditEventOperations, templateOperations } from './lists.js';
 import { memberCsvOperations } from './member-csv.js';
@@ -45,6 +46,7 @@ export function createClient(options: ClientOptions) {
     freezes: freezeOperations(api),
     ...memberCsvOperations(api),
     policy: policyOperations(api),
+    ...accessOperations(api),
     templates: templateOperations(api),
     auditEvents: auditEventOperations(api),
     session: sessionOperations(api),

@@ -1,3 +1,4 @@
+export type { CheckInListQuery } from './access.js';
 export { type Client, type ClientOptions, createClient } from './client.js';
 export type { FreezeListQuery } from './freezes.js';
 export type { AuditEventListQuery, TemplateListQuery } from './lists.js';

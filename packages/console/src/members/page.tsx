@@ -13,10 +13,12 @@ import { bodyOf, MemberForm } from './form';
 import { FreezesPanel } from './freezes';
 import { planName, usePlans } from './list';
 import { allowedTransitions, fullName, moveLabel, statusReason } from './status';
+import { VisitsPanel } from './visits';
 
 /** Panels below the member's fields (its freezes): each gets the member and its ETag, and a way to reload. */
 export const MEMBER_PANELS: ComponentType<{ member: Member; etag: string; reload: () => void }>[] = [
   FreezesPanel,
+  VisitsPanel,
 ];
 
 /**
@@ -47,6 +49,7 @@ const SHOWN: Record<keyof Member, true> = {
   updated_at: true,
   deleted_at: true,
   allowed_transitions: true,
+  last_check_in_at: true,
 };
 
 export function MemberPage({ memberId }: { memberId: number }) {

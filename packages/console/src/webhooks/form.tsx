@@ -24,6 +24,9 @@ const EVENT_TYPE_WORDS: Record<EventType, string> = {
   'member.freeze_cancelled': 'a freeze is cancelled',
   'policy.updated': 'the policy changes',
   'webhook_endpoint.disabled': 'the service disables a webhook endpoint',
+  'access.allowed': 'someone is let in (a check-in)',
+  'access.denied': 'someone is refused at the door or desk',
+  'check_in.checked_out': 'a member is checked out',
 };
 
 export interface EndpointBody {
