@@ -1,5 +1,6 @@
 import { type CheckIn, paginate } from '@facility-admin/client';
 import { useEffect, useState } from 'preact/hooks';
+import { reasonWords } from '../access-words';
 import { useFacility } from '../context';
 import { formatTime, startOfTodayIn } from '../format';
 import { fullName } from '../members/status';
@@ -94,7 +95,7 @@ export function TodayCheckIns({
   );
   const who = (row: CheckIn) =>
     row.member_id === null
-      ? `Unknown card ····${row.credential_last4 ?? ''}`
+      ? `Unknown card${row.credential_last4 ? ` ····${row.credential_last4}` : ''}`
       : (names.get(row.member_id) ?? `Member ${row.member_id}`);
 
   return (
@@ -116,15 +117,14 @@ export function TodayCheckIns({
                 <th scope="col">Time</th>
                 <th scope="col">Who</th>
                 <th scope="col">Decision</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
               </tr>
             </thead>
             <tbody>
               {rows.map((row) => (
                 <tr key={row.id} data-decision={row.decision}>
-                  <td data-label="Time">{formatTime(row.checked_in_at, timeZone)}</td>
+                  <td data-label="Time" class="nowrap">
+                    {formatTime(row.checked_in_at, timeZone)}
+                  </td>
                   <td data-label="Who">
                     {row.member_id === null ? (
                       who(row)
@@ -134,30 +134,33 @@ export function TodayCheckIns({
                     {row.guests > 0 && <span class="muted small"> +{row.guests}</span>}
                   </td>
                   <td data-label="Decision">
-                    <span>
-                      <span class={`badge badge-${row.decision}`}>
-                        {row.decision === 'allow' ? 'allowed' : 'denied'}
+                    <div class="decision-cell">
+                      <span>
+                        <span class={`badge badge-${row.decision}`}>
+                          {row.decision === 'allow' ? 'allowed' : 'denied'}
+                        </span>
+                        {row.reasons.length > 0 && (
+                          <span class="muted small"> {row.reasons.map(reasonWords).join(', ')}</span>
+                        )}
+                        {row.checked_out_at && (
+                          <span class="muted small"> out {formatTime(row.checked_out_at, timeZone)}</span>
+                        )}
                       </span>
-                      {row.checked_out_at && (
-                        <span class="muted small"> out {formatTime(row.checked_out_at, timeZone)}</span>
+                      {row.decision === 'allow' && row.checked_out_at === null && can('access') && (
+                        <button
+                          type="button"
+                          disabled={checkOut.busy}
+                          onClick={() =>
+                            checkOut.run(() => client.checkIns.checkOut(facilityId, row.id), {
+                              after: onChange,
+                              notice: `${who(row)} checked out.`,
+                            })
+                          }
+                        >
+                          Check out<span class="visually-hidden"> {who(row)}</span>
+                        </button>
                       )}
-                    </span>
-                  </td>
-                  <td class="row-actions">
-                    {row.decision === 'allow' && row.checked_out_at === null && can('access') && (
-                      <button
-                        type="button"
-                        disabled={checkOut.busy}
-                        onClick={() =>
-                          checkOut.run(() => client.checkIns.checkOut(facilityId, row.id), {
-                            after: onChange,
-                            notice: `${who(row)} checked out.`,
-                          })
-                        }
-                      >
-                        Check out<span class="visually-hidden"> {who(row)}</span>
-                      </button>
-                    )}
+                    </div>
                   </td>
                 </tr>
               ))}

@@ -1,4 +1,5 @@
 import { type Member, paginate } from '@facility-admin/client';
+import { reasonWords } from '../access-words';
 import { useFacility } from '../context';
 import { formatTimestamp } from '../format';
 import { ListState, readAll, useLoad } from '../resource';
@@ -7,21 +8,6 @@ import { ListState, readAll, useLoad } from '../resource';
 const DAYS_BACK = 90;
 /** Visits listed, newest first. */
 const SHOWN = 10;
-const REASON_WORDS: Record<string, string> = {
-  credential_unknown: 'unknown credential',
-  credential_revoked: 'revoked credential',
-  member_not_active: 'not active',
-  term_not_started: 'term not started',
-  term_ended: 'term ended',
-  waiver_required: 'waiver missing',
-  plan_inactive: 'no active plan',
-  outside_opening_hours: 'closed',
-  area_not_included: 'area not included',
-  visit_limit_reached: 'visit limit reached',
-  guest_passes_exhausted: 'no guest passes left',
-  facility_full: 'facility full',
-  already_checked_in: 'already checked in',
-};
 
 /** The member's last check-ins (allowed and denied) and when they last came in. */
 export function VisitsPanel({ member }: { member: Member }) {
@@ -78,7 +64,7 @@ export function VisitsPanel({ member }: { member: Member }) {
                       {visit.reasons.length > 0 && (
                         <span class="muted small">
                           {' '}
-                          {visit.reasons.map((r) => REASON_WORDS[r] ?? r).join(', ')}
+                          {visit.reasons.map((r) => reasonWords(r)).join(', ')}
                         </span>
                       )}
                     </span>
