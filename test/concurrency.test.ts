@@ -37,7 +37,7 @@ import { type ServiceProcess, startService } from './service-process.js';
 const ROUNDS = Number(process.env.CONCURRENCY_ROUNDS ?? 3);
 const ALL_STATUSES = 'pending,active,frozen,suspended,cancelled,removed';
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One instance of the service: an app in this process, or a child process over HTTP. */
 type Instance = (
@@ -297,6 +297,61 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(tally(responses), { 200: 2, '409 plan_full': 8 }, `round ${round}`);
         const list = await on(0)('GET', `${membersUrl(facility)}?plan_id=${plan.id}`);
         assert.equal(list.body.members.length, 3);
+      }
+    });
+
+    /** Counts decisions by `decision reasons` (e.g. `allow`, `deny facility_full`). */
+    function tallyDecisions(responses: TestResponse[]): Record<string, number> {
+      const counts: Record<string, number> = {};
+      for (const r of responses) {
+        assert.equal(r.status, 200, r.text);
+        const codes = r.body.reasons.map((reason: { code: string }) => reason.code);
+        const key = [r.body.decision, ...codes].join(' ');
+        counts[key] = (counts[key] ?? 0) + 1;
+      }
+      return counts;
+    }
+    const decisionsUrl = (facility: number) => `/admin/facilities/${facility}/access-decisions`;
+
+    test('50 concurrent access decisions for 10 places: exactly 10 are allowed', async () => {
+      for (let round = 0; round < ROUNDS; round++) {
+        const facility = newFacility();
+        const policy = await on(0)('PATCH', `/admin/facilities/${facility}/policy`, { max_occupancy: 10 });
+        assert.equal(policy.status, 200, policy.text);
+        const plan = await createPlan(facility, { name: 'Door' });
+        const members = await inParallel(50, (i) =>
+          on(i)('POST', membersUrl(facility), { first_name: `Visitor ${i}`, plan_id: plan.id }),
+        );
+        const responses = await inParallel(50, (i) =>
+          on(i)('POST', decisionsUrl(facility), { member_id: members[i].body.id }),
+        );
+        assert.deepEqual(
+          tallyDecisions(responses),
+          { allow: 10, 'deny facility_full': 40 },
+          `round ${round}`,
+        );
+        const occupancy = await on(1)('GET', `/admin/facilities/${facility}/occupancy`);
+        assert.equal(occupancy.body.total, 10);
+      }
+    });
+
+    test('20 concurrent access decisions for one member with 3 visits a day: exactly 3 are visits', async () => {
+      for (let round = 0; round < ROUNDS; round++) {
+        const facility = newFacility();
+        const plan = await createPlan(facility, { name: 'Three a day' });
+        const limit = await on(0)('PUT', `${plansUrl(facility)}/${plan.id}/entitlements/visits_per_day`, {
+          value: 3,
+        });
+        assert.equal(limit.status, 201, limit.text);
+        const member = await on(1)('POST', membersUrl(facility), { first_name: 'Regular', plan_id: plan.id });
+        const responses = await inParallel(20, (i) =>
+          on(i)('POST', decisionsUrl(facility), { member_id: member.body.id }),
+        );
+        assert.deepEqual(
+          tallyDecisions(responses),
+          { allow: 3, 'deny visit_limit_reached': 17 },
+          `round ${round}`,
+        );
       }
     });
   });

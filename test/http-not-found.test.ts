@@ -19,6 +19,7 @@ const NOT_FOUND: Record<string, { code: ErrorCode; unknown: string }> = {
   plan_id: { code: 'plan_not_found', unknown: MAX_SAFE },
   member_id: { code: 'member_not_found', unknown: MAX_SAFE },
   freeze_id: { code: 'freeze_not_found', unknown: MAX_SAFE },
+  check_in_id: { code: 'check_in_not_found', unknown: MAX_SAFE },
   endpoint_id: { code: 'webhook_endpoint_not_found', unknown: MAX_SAFE },
   delivery_id: { code: 'delivery_not_found', unknown: MAX_SAFE },
   import_id: { code: 'import_not_found', unknown: MAX_SAFE },

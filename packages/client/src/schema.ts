@@ -2495,11 +2495,13 @@ export interface components {
             as_of: string;
         };
         /**
-         * @description The local day, week (from `week_starts_on`) or calendar month a visit limit counts in
-         * @enum {string}
+         * @description One rule the decision failed
+         * @example {
+         *       "code": "visit_limit_reached",
+         *       "message": "Maya has used all 5 visits of this week.",
+         *       "until": "2026-03-15T23:00:00.000Z"
+         *     }
          */
-        VisitPeriod: "day" | "week" | "month";
-        /** @description One rule the decision failed */
         AccessReason: {
             code: components["schemas"]["AccessReasonCode"];
             /** @description A plain sentence the front desk can read out */
@@ -2510,6 +2512,31 @@ export interface components {
              */
             until: string | null;
             status?: components["schemas"]["MemberStatus"];
+        };
+        /**
+         * @description Visits of a visit limit (`visits_per_day`, `visits_per_week`, `visits_per_month`)
+         * @example {
+         *       "period": "week",
+         *       "limit": 5,
+         *       "used": 3,
+         *       "left": 2,
+         *       "resets_at": "2026-03-15T23:00:00.000Z"
+         *     }
+         */
+        VisitBalance: {
+            /**
+             * @description The period the limit counts: the facility's local day, week or month
+             * @enum {string}
+             */
+            period: "day" | "week" | "month";
+            limit: number;
+            used: number;
+            left: number;
+            /**
+             * Format: date-time
+             * @description When the period ends and the count starts again
+             */
+            resets_at: string;
         };
         /**
          * @description Who wants to come in: exactly one of `credential` and `member_id`
@@ -2676,17 +2703,7 @@ export interface components {
             /** @description The member's balances, before this decision */
             remaining: {
                 /** @description The visit limit with fewest visits left; null when the plan sets none */
-                visits: {
-                    period: components["schemas"]["VisitPeriod"];
-                    limit: number;
-                    used: number;
-                    left: number;
-                    /**
-                     * Format: date-time
-                     * @description When the period ends and the count starts again
-                     */
-                    resets_at: string;
-                } | null;
+                visits: components["schemas"]["VisitBalance"] | null;
                 /** @description Guest passes of this month; null when the member has none */
                 guest_passes: {
                     limit: number;
@@ -4228,8 +4245,8 @@ export type AccessReasonCode = components['schemas']['AccessReasonCode'];
 export type CheckIn = components['schemas']['CheckIn'];
 export type CheckInPage = components['schemas']['CheckInPage'];
 export type Occupancy = components['schemas']['Occupancy'];
-export type VisitPeriod = components['schemas']['VisitPeriod'];
 export type AccessReason = components['schemas']['AccessReason'];
+export type VisitBalance = components['schemas']['VisitBalance'];
 export type AccessDecisionRequest = components['schemas']['AccessDecisionRequest'];
 export type AccessDecision = components['schemas']['AccessDecision'];
 export type AuditEvent = components['schemas']['AuditEvent'];
@@ -13036,7 +13053,7 @@ export const policyUpdateVisit_limit_modeValues: ReadonlyArray<FlattenedDeepRequ
 export const policyUpdateWeek_starts_onValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PolicyUpdate"]["week_starts_on"]> = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 export const accessReasonCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AccessReasonCode"]> = ["credential_unknown", "credential_revoked", "member_not_active", "term_not_started", "term_ended", "waiver_required", "plan_inactive", "outside_opening_hours", "area_not_included", "visit_limit_reached", "guest_passes_exhausted", "facility_full", "already_checked_in"];
 export const checkInDecisionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CheckIn"]["decision"]> = ["allow", "deny"];
-export const visitPeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VisitPeriod"]> = ["day", "week", "month"];
+export const visitBalancePeriodValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VisitBalance"]["period"]> = ["day", "week", "month"];
 export const accessDecisionDecisionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AccessDecision"]["decision"]> = ["allow", "deny"];
 export const auditEventActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEvent"]["action"]> = ["create", "update", "delete", "restore", "hard_delete"];
 export const actorTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Actor"]["type"]> = ["api_key", "staff_user", "service"];

@@ -63,6 +63,10 @@ export function openApiOptions(_config: Config): FastifyDynamicSwaggerOptions {
         { name: 'members', description: 'Members of a facility' },
         { name: 'freezes', description: "Dated freezes of a member's membership" },
         { name: 'policy', description: 'The policy of a facility' },
+        {
+          name: 'access',
+          description: 'At the door: access decisions, the check-ins they record, check-outs and occupancy',
+        },
         { name: 'session', description: 'The caller, signing in and out' },
         { name: 'staff', description: 'People who work at the facilities (owners manage them)' },
         { name: 'api-keys', description: 'Keys for integrations (owners manage them)' },

@@ -68,7 +68,12 @@ export const AccessReason = Type.Object(
       description: "The member's status (`member_not_active` only)",
     }),
   },
-  { $id: 'AccessReason', additionalProperties: false, description: 'One rule the decision failed' },
+  {
+    $id: 'AccessReason',
+    additionalProperties: false,
+    description: 'One rule the decision failed',
+    examples: [deniedDecisionExample.reasons[0]],
+  },
 );
 export type AccessReason = Static<typeof AccessReason>;
 
@@ -84,21 +89,27 @@ const DecisionMember = Type.Object(
   { additionalProperties: false, description: 'The member judged' },
 );
 
-/**
- * A named schema, not an inline enum: the client's generator cannot reach an
- * enum inside a nullable object for its list of values (its types failed to compile).
- */
-export const VisitPeriod = StringEnum(['day', 'week', 'month'] as const, {
-  $id: 'VisitPeriod',
-  description: 'The local day, week (from `week_starts_on`) or calendar month a visit limit counts in',
-});
-
 const Balance = {
   limit: Type.Integer({ minimum: 0 }),
   used: Type.Integer({ minimum: 0 }),
   left: Type.Integer({ minimum: 0 }),
   resets_at: { ...Timestamp, description: 'When the period ends and the count starts again' },
 };
+
+export const VisitBalance = Type.Object(
+  {
+    period: StringEnum(['day', 'week', 'month'] as const, {
+      description: "The period the limit counts: the facility's local day, week or month",
+    }),
+    ...Balance,
+  },
+  {
+    $id: 'VisitBalance',
+    additionalProperties: false,
+    description: 'Visits of a visit limit (`visits_per_day`, `visits_per_week`, `visits_per_month`)',
+    examples: [accessDecisionExample.remaining.visits],
+  },
+);
 
 export const AccessDecision = Type.Object(
   {
@@ -112,10 +123,9 @@ export const AccessDecision = Type.Object(
     }),
     remaining: Type.Object(
       {
-        visits: Nullable(
-          Type.Object({ period: Ref(VisitPeriod), ...Balance }, { additionalProperties: false }),
-          { description: 'The visit limit with fewest visits left; null when the plan sets none' },
-        ),
+        visits: NullableRef<Static<typeof VisitBalance>>('VisitBalance', {
+          description: 'The visit limit with fewest visits left; null when the plan sets none',
+        }),
         guest_passes: Nullable(Type.Object(Balance, { additionalProperties: false }), {
           description: 'Guest passes of this month; null when the member has none',
         }),
@@ -136,8 +146,8 @@ export const AccessDecision = Type.Object(
 export type AccessDecision = Static<typeof AccessDecision>;
 export const accessDecisionRepresentation = representationOf(AccessDecision, [
   AccessReason,
+  VisitBalance,
   ReasonCodeSchema,
-  VisitPeriod,
   MemberStatus,
   EntitlementValue,
   CheckIn,

@@ -4,12 +4,12 @@ import {
   AccessDecision,
   AccessDecisionRequest,
   AccessReason,
-  VisitPeriod,
+  VisitBalance,
 } from './access-decision.schemas.js';
 
 /** Access decisions at the door: who may come in, why not, recorded as check-ins (src/modules/check-ins/). */
 export const accessDecisionsModule: ServiceModule = {
   name: 'access-decisions',
   routes: [accessDecisionRoutes],
-  schemas: [VisitPeriod, AccessReason, AccessDecisionRequest, AccessDecision],
+  schemas: [AccessReason, VisitBalance, AccessDecisionRequest, AccessDecision],
 };

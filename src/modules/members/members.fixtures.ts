@@ -18,10 +18,10 @@ export const MEMBER_FIELDS = [
   ...'allowed_transitions created_at date_of_birth deleted_at email ends_on external_id facility_id first_name id'.split(
     ' ',
   ),
-  ...'joined_on last_name notes phone plan_id role sport_id status status_changed_at status_reason'.split(
+  ...'joined_on last_check_in_at last_name notes phone plan_id role sport_id status status_changed_at'.split(
     ' ',
   ),
-  ...'updated_at waiver_signed_at'.split(' '),
+  ...'status_reason updated_at waiver_signed_at'.split(' '),
 ];
 
 /** Requests of a facility's members and policy, through the test app. */

@@ -29,7 +29,7 @@ describeEachDialect(
         assert.equal(response.headers.location, memberUrl(facility, id));
         assert.deepEqual(rest, {
           ...nulls('last_name email phone date_of_birth sport_id plan_id notes deleted_at'),
-          ...nulls('ends_on status_reason waiver_signed_at external_id'),
+          ...nulls('ends_on status_reason waiver_signed_at external_id last_check_in_at'),
           facility_id: facility,
           first_name: 'Ann',
           role: 'member',

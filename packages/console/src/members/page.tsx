@@ -48,8 +48,8 @@ const SHOWN: Record<keyof Member, true> = {
   created_at: true,
   updated_at: true,
   deleted_at: true,
-  allowed_transitions: true,
   last_check_in_at: true,
+  allowed_transitions: true,
 };
 
 export function MemberPage({ memberId }: { memberId: number }) {

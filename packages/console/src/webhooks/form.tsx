@@ -23,10 +23,10 @@ const EVENT_TYPE_WORDS: Record<EventType, string> = {
   'member.freeze_updated': 'a freeze starts or ends',
   'member.freeze_cancelled': 'a freeze is cancelled',
   'policy.updated': 'the policy changes',
-  'webhook_endpoint.disabled': 'the service disables a webhook endpoint',
-  'access.allowed': 'someone is let in (a check-in)',
-  'access.denied': 'someone is refused at the door or desk',
+  'access.allowed': 'someone is let in at the door',
+  'access.denied': 'someone is refused at the door',
   'check_in.checked_out': 'a member is checked out',
+  'webhook_endpoint.disabled': 'the service disables a webhook endpoint',
 };
 
 export interface EndpointBody {
