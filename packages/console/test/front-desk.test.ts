@@ -18,7 +18,7 @@ import {
   signIn,
 } from './browser.js';
 
-describeConsole('console: front desk', ({ api, clock, consoleUrl, newPage }) => {
+describeConsole('console: front desk', ({ api, clock, consoleUrl, newPage, viewerKey }) => {
   const auth = { authorization: `Bearer ${ADMIN_KEY}` };
   const door = doorRequests(api);
   const url = (facility: number, path: string) => `/admin/facilities/${facility}/${path}`;
@@ -181,6 +181,19 @@ describeConsole('console: front desk', ({ api, clock, consoleUrl, newPage }) => 
     await assertAccessible(page, 'member page with visits');
     await page.getByRole('heading', { name: 'Recent visits' }).scrollIntoViewIfNeeded();
     await screenshot(page, `member-visits-375-${api.dialect}`);
+    assertNoPageProblems(page);
+  });
+
+  it("leaves the front desk out of a viewer's navigation, and opened by its address offers no scan", async () => {
+    const facility = api.newFacility();
+    const page = await newPage();
+    await signIn(page, consoleUrl(), await viewerKey([facility]), facility);
+    const nav = page.getByRole('navigation', { name: 'Screens' });
+    await nav.getByRole('link', { name: 'Plans' }).waitFor();
+    assert.equal(await nav.getByRole('link', { name: 'Front desk' }).count(), 0);
+    await page.goto(`${consoleUrl()}#/f/${facility}/front-desk`);
+    await page.getByText('Your role here does not allow this.').waitFor();
+    assert.equal(await page.locator('#scan').count(), 0);
     assertNoPageProblems(page);
   });
 });
