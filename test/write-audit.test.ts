@@ -29,7 +29,7 @@ type Expected =
   | {
       resourceType: string;
       action: string;
-      resourceId: 'created' | 'facility' | 'any' | { param: string };
+      resourceId: 'created' | 'check_in' | 'facility' | 'any' | { param: string };
       /** The trail the entry is in: the facility's (default), or the created facility's. */
       trail?: 'created';
       /** Done by the person the example signed in, not the key (test/access-table.ts, PERSON_ONLY). */
@@ -84,6 +84,9 @@ const WRITES: Record<string, Expected> = {
   revokeCredential: { resourceType: 'credential', action: 'delete', resourceId: param('credential_id') },
 
   updatePolicy: { resourceType: 'policy', action: 'update', resourceId: 'facility' },
+
+  decideAccess: { resourceType: 'check_in', action: 'create', resourceId: 'check_in' },
+  checkOut: { resourceType: 'check_in', action: 'update', resourceId: param('check_in_id') },
 
   createWebhookEndpoint: { resourceType: 'webhook_endpoint', action: 'create', resourceId: 'created' },
   updateWebhookEndpoint: {
@@ -265,6 +268,8 @@ function expectedId(
 ): string | undefined {
   if (expected.resourceId === 'any') return undefined;
   if (expected.resourceId === 'created') return String(response.body?.id);
+  // A decision answers the check-in it recorded.
+  if (expected.resourceId === 'check_in') return String(response.body?.check_in?.id);
   if (expected.resourceId === 'facility') return params.facility_id;
   const value = params[expected.resourceId.param];
   assert.ok(value, `${operation.operationId} names no ${expected.resourceId.param}`);

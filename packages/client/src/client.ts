@@ -1,4 +1,5 @@
 import createFetchClient from 'openapi-fetch';
+import { accessOperations } from './access.js';
 import { credentialOperations } from './credentials.js';
 import { freezeOperations } from './freezes.js';
 import { auditEventOperations, templateOperations } from './lists.js';
@@ -47,6 +48,7 @@ export function createClient(options: ClientOptions) {
     credentials: credentialOperations(api),
     ...memberCsvOperations(api),
     policy: policyOperations(api),
+    ...accessOperations(api),
     templates: templateOperations(api),
     auditEvents: auditEventOperations(api),
     session: sessionOperations(api),

@@ -1,3 +1,4 @@
+export type { CheckInListQuery } from './access.js';
 export { type Client, type ClientOptions, createClient } from './client.js';
 export type { CredentialListQuery } from './credentials.js';
 export type { FreezeListQuery } from './freezes.js';

@@ -178,6 +178,41 @@ describeEachDialect(
       const events = await client.auditEvents.list(facility, { resource_type: 'policy' });
       assert.deepEqual(events.audit_events[0].changes.timezone, { before: 'UTC', after: 'Europe/Berlin' });
     });
+
+    test('the door: a decision by member id, the check-ins, a check-out and the occupancy', async () => {
+      const client = clientOf();
+      const facility = api.newFacility();
+      const plan = (await client.plans.create(facility, { name: 'Gym' })).data;
+      const ada = (await client.members.create(facility, { first_name: 'Ada', plan_id: plan.id })).data;
+      await client.policy.update(facility, { guest_passes_per_month: 2 });
+
+      const trial = await client.accessDecisions.decide(facility, { member_id: ada.id, dry_run: true });
+      assert.deepEqual([trial.decision, trial.check_in, trial.member?.plan_name], ['allow', null, 'Gym']);
+      const decided = await client.accessDecisions.decide(facility, { member_id: ada.id, guests: 1 });
+      assert.equal(decided.check_in?.decision, 'allow');
+      const unknown = await client.accessDecisions.decide(facility, { credential: 'no such card' });
+      assert.deepEqual(
+        [unknown.decision, unknown.reasons.map((r) => r.code)],
+        ['deny', ['credential_unknown']],
+      );
+
+      const allowed = await client.checkIns.list(facility, { decision: 'allow' });
+      assert.deepEqual(
+        allowed.check_ins.map((c) => [c.member_id, c.guests]),
+        [[ada.id, 1]],
+      );
+      assert.deepEqual(await client.occupancy.get(facility), {
+        ...(await client.occupancy.get(facility)),
+        present: 1,
+        guests: 1,
+        total: 2,
+      });
+      const out = await client.checkIns.checkOut(facility, allowed.check_ins[0].id);
+      assert.notEqual(out.checked_out_at, null);
+      assert.equal((await client.occupancy.get(facility)).total, 0);
+      const denied = (await client.checkIns.list(facility, { decision: 'deny' })).check_ins[0];
+      assert.equal((await problemOf(client.checkIns.checkOut(facility, denied.id))).code, 'check_in_denied');
+    });
   },
   WITH_API_KEY,
   ON_THE_TEST_CLOCK,

@@ -92,3 +92,50 @@ export function moneyInput(minor: number | null | undefined, currency: string): 
   const digits = minorDigits(currency);
   return digits === 0 ? String(minor) : (minor / 10 ** digits).toFixed(digits);
 }
+
+/** A timestamp's time of day (14:05) in the facility's timezone: for lists of one day. */
+export function formatTime(iso: string, timeZone: string): string {
+  const options: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };
+  try {
+    return new Intl.DateTimeFormat(undefined, { ...options, timeZone }).format(new Date(iso));
+  } catch {
+    return new Intl.DateTimeFormat(undefined, { ...options, timeZone: 'UTC' }).format(new Date(iso));
+  }
+}
+
+/** How far a timezone's wall clock is ahead of UTC at an instant, in milliseconds. */
+function offsetAt(timeZone: string, at: number): number {
+  const parts = new Intl.DateTimeFormat('en', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(at));
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const wall = Date.UTC(
+    part('year'),
+    part('month') - 1,
+    part('day'),
+    part('hour'),
+    part('minute'),
+    part('second'),
+  );
+  return wall - Math.floor(at / 1000) * 1000;
+}
+
+/** The instant the facility's today began (its local midnight), as the service writes timestamps. */
+export function startOfTodayIn(timeZone: string, now: Date = new Date()): string {
+  const [y, m, d] = todayIn(timeZone, now).split('-').map(Number);
+  const midnight = Date.UTC(y, m - 1, d);
+  try {
+    // Twice: the offset at the guess may differ from the offset at midnight itself (a DST change that day).
+    const first = midnight - offsetAt(timeZone, midnight);
+    return new Date(midnight - offsetAt(timeZone, first)).toISOString();
+  } catch {
+    return new Date(midnight).toISOString();
+  }
+}

@@ -5,6 +5,7 @@ import { ActivityScreen } from './activity';
 import type { SignedIn } from './api';
 import { Facility, type FacilityContext } from './context';
 import { rememberFacility } from './facility';
+import { FrontDeskScreen } from './front-desk/screen';
 import { ImportExportScreen } from './import-export/screen';
 import { MembersScreen } from './members/screen';
 import { allows } from './people';
@@ -27,6 +28,7 @@ const SCREENS: {
   component: ComponentType<{ route: Route }>;
 }[] = [
   { path: 'members', label: 'Members', permission: 'read', component: MembersScreen },
+  { path: 'front-desk', label: 'Front desk', permission: 'access', component: FrontDeskScreen },
   { path: 'plans', label: 'Plans', permission: 'read', component: PlansScreen },
   { path: 'policy', label: 'Policy', permission: 'read', component: PolicyScreen },
   { path: 'activity', label: 'Activity', permission: 'read', component: ActivityScreen },

@@ -14,11 +14,13 @@ import { bodyOf, MemberForm } from './form';
 import { FreezesPanel } from './freezes';
 import { planName, usePlans } from './list';
 import { allowedTransitions, fullName, moveLabel, statusReason } from './status';
+import { VisitsPanel } from './visits';
 
-/** Panels below the member's fields (its freezes, its credentials): each gets the member and its ETag, and a way to reload. */
+/** Panels below the member's fields (freezes, credentials, visits): each gets the member and its ETag, and a way to reload. */
 export const MEMBER_PANELS: ComponentType<{ member: Member; etag: string; reload: () => void }>[] = [
   FreezesPanel,
   CredentialsPanel,
+  VisitsPanel,
 ];
 
 /**
