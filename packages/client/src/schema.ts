@@ -2304,7 +2304,7 @@ export interface components {
             no_show_fee_amount: number;
             /** @description Bookings a member may hold at once. Stored for the facility's other systems; this service does not enforce it. */
             max_active_bookings: number;
-            /** @description Guest passes a member gets each month. Stored for the facility's other systems; this service does not enforce it. */
+            /** @description Guest passes a member gets each calendar month (of the time zone). Enforced by access decisions: more `guests` than are left is `guest_passes_exhausted`; a plan's `guest_passes_per_month` entitlement wins over it (docs/access.md). */
             guest_passes_per_month: number;
             /** @description Enforced: while false, moving a member to `frozen` by PATCH, and planning a freeze, are 409 `freeze_not_allowed`. Members already frozen stay frozen, and planned freezes still start. */
             allow_freeze: boolean;
@@ -2429,7 +2429,7 @@ export interface components {
             no_show_fee_amount?: number;
             /** @description Bookings a member may hold at once. Stored for the facility's other systems; this service does not enforce it. */
             max_active_bookings?: number;
-            /** @description Guest passes a member gets each month. Stored for the facility's other systems; this service does not enforce it. */
+            /** @description Guest passes a member gets each calendar month (of the time zone). Enforced by access decisions: more `guests` than are left is `guest_passes_exhausted`; a plan's `guest_passes_per_month` entitlement wins over it (docs/access.md). */
             guest_passes_per_month?: number;
             /** @description Enforced: while false, moving a member to `frozen` by PATCH, and planning a freeze, are 409 `freeze_not_allowed`. Members already frozen stay frozen, and planned freezes still start. */
             allow_freeze?: boolean;

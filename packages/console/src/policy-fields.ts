@@ -119,8 +119,8 @@ export const POLICY_FIELDS: PolicyField[] = [
     name: 'guest_passes_per_month',
     label: 'Guest passes per month',
     kind: 'integer',
-    enforced: false,
-    description: 'Guest passes a member gets each month.',
+    enforced: true,
+    description: "Guests a member may bring in each month, unless their plan's entitlement says otherwise.",
   },
   {
     name: 'require_waiver',

@@ -47,7 +47,10 @@ const editable = {
   guest_passes_per_month: Type.Integer({
     minimum: 0,
     maximum: 100,
-    description: `Guest passes a member gets each month. ${STORED_ONLY}`,
+    description:
+      'Guest passes a member gets each calendar month (of the time zone). Enforced by access decisions: ' +
+      "more `guests` than are left is `guest_passes_exhausted`; a plan's `guest_passes_per_month` " +
+      'entitlement wins over it (docs/access.md).',
   }),
   allow_freeze: Type.Boolean({
     description:

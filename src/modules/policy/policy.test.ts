@@ -84,13 +84,13 @@ describeEachDialect('policy', (api) => {
       'late_cancellation_fee_amount',
       'no_show_fee_amount',
       'max_active_bookings',
-      'guest_passes_per_month',
     ]) {
       assert.match(
         described(field),
         /Stored for the facility's other systems; this service does not enforce it/,
       );
     }
+    assert.match(described('guest_passes_per_month'), /Enforced by access decisions/);
   });
 
   test('bounds, types, unknown and read-only fields are 400 with every problem listed', async () => {
