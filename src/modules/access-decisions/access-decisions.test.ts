@@ -124,16 +124,25 @@ describeEachDialect(
     test('term_not_started: denied until local midnight of joined_on', async () => {
       const { facility, plan } = await setUp();
       await door.setPolicy(facility, { timezone: 'Europe/Berlin' });
-      const member = await door.newMember(facility, plan.id, { joined_on: '2026-04-20', status: 'pending' });
+      const member = await door.newMember(facility, plan.id, { joined_on: '2026-04-20' });
       const answer = await decided(facility, { member_id: member.id });
-      assert.deepEqual(codesOf(answer), ['member_not_active', 'term_not_started']);
-      assert.equal(answer.reasons[1].until, '2026-04-19T22:00:00.000Z');
+      assert.deepEqual(answer.reasons, [
+        {
+          code: 'term_not_started',
+          message: "Ann's membership starts on 2026-04-20.",
+          until: '2026-04-19T22:00:00.000Z',
+        },
+      ]);
     });
 
     test('term_ended: after the last day the member is cancelled and the term ended', async () => {
       const { facility, plan } = await setUp();
       const member = await door.newMember(facility, plan.id, { ends_on: '2026-04-08' });
       clock.set('2026-04-09T10:00:00.000Z');
+      // A dry run reads the member as stored (the schedule has not cancelled it yet): the term alone.
+      const stored = await decided(facility, { member_id: member.id, dry_run: true });
+      assert.deepEqual(codesOf(stored), ['term_ended']);
+      // A recorded decision settles the member first, as every member write does: cancelled too.
       const answer = await decided(facility, { member_id: member.id });
       assert.deepEqual(codesOf(answer), ['member_not_active', 'term_ended']);
       assert.equal(answer.reasons[1].message, "Ann's membership ended on 2026-04-08.");

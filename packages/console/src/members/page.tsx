@@ -142,6 +142,8 @@ export function MemberPage({ memberId }: { memberId: number }) {
           <dd>
             {member.waiver_signed_at ? formatTimestamp(member.waiver_signed_at, timeZone) : 'Not signed'}
           </dd>
+          <dt>Last check-in</dt>
+          <dd>{member.last_check_in_at ? formatTimestamp(member.last_check_in_at, timeZone) : 'Never'}</dd>
           <dt>Status since</dt>
           <dd>{formatTimestamp(member.status_changed_at, timeZone)}</dd>
           <dt>Status reason</dt>
