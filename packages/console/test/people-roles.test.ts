@@ -28,7 +28,7 @@ describeConsole(
         .getByRole('navigation', { name: 'Screens' })
         .getByRole('link')
         .allTextContents();
-      assert.deepEqual(screens, ['Members', 'Plans', 'Policy', 'Activity', 'Import & export']);
+      assert.deepEqual(screens, ['Members', 'Front desk', 'Plans', 'Policy', 'Activity', 'Import & export']);
       // Members: enrolled and edited by the front desk, not removed.
       await page.getByRole('link', { name: 'Enrol a member' }).click();
       await page.getByLabel('First name').fill('Grace');
