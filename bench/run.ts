@@ -42,6 +42,7 @@ import {
 } from './processes.js';
 import { printTable, printTargets, type Row } from './report.js';
 import {
+  DRY_RUN_DECISION,
   FLOOR,
   FLOOR_CREATE,
   FLOOR_INSERT,
@@ -51,6 +52,7 @@ import {
   LARGE_RARE_SEARCH,
   PATCH_MEMBER,
   POST_MEMBER,
+  RECORDED_DECISION,
   SCENARIOS,
   type Scenario,
   SMALL_PAGE,
@@ -133,6 +135,10 @@ function median(results: LoadResult[]): LoadResult {
   return [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];
 }
 
+function medianOf(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
 /** The median, over rounds, of the ratio of two figures measured in the same round. */
 function medianRatio(over: LoadResult[], under: LoadResult[]): number {
   const ratios = over.map((result, round) => result.rps / under[round].rps).sort((a, b) => a - b);
@@ -180,6 +186,8 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
     const inRounds: [string, Running, Scenario][] = [
       ['floor', floor, FLOOR],
       ['single', single, GET_MEMBER],
+      // Issue 40: the door's decisions, each next to the figure it is compared with.
+      ['dryRun', single, DRY_RUN_DECISION],
       ['multi', multi, GET_MEMBER],
       ['floorPage', floor, FLOOR_PAGE],
       ['large', single, LARGE_PAGE],
@@ -190,6 +198,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
         ? [['floorCreate', floor, FLOOR_CREATE] as [string, Running, Scenario]]
         : []),
       ['post', single, POST_MEMBER],
+      ['decision', single, RECORDED_DECISION],
       ['patch', single, PATCH_MEMBER],
     ];
     /** The floor each figure is compared with: the bare route that does the same work. */
@@ -255,16 +264,21 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', members: number): Pr
     console.log(
       `\nrounds, req/s: floor ${perRound('floor')}; floor page ${perRound('floorPage')}; floor INSERT ${perRound('floorInsert')}; GET one member ${perRound('single')}; with WORKERS=${WORKERS} ${perRound('multi')}; ` +
         `page at ${members.toLocaleString()} ${perRound('large')}; page at 1,000 ${perRound('small')}; ` +
-        `POST member ${perRound('post')}; PATCH member ${perRound('patch')}` +
+        `POST member ${perRound('post')}; PATCH member ${perRound('patch')}; ` +
+        `decision, dry run ${perRound('dryRun')}; decision, recorded ${perRound('decision')}` +
         (dialect === 'postgres' ? `; floor, the create's statements ${perRound('floorCreate')}` : ''),
     );
     printTargets({
       dialect,
       members,
       workers: WORKERS,
+      connections: CONNECTIONS,
       getMemberVsFloor: medianRatio(rounds.single, rounds.floor),
       pageVsFloor: medianRatio(rounds.large, rounds.floorPage),
       createVsFloor: medianRatio(rounds.post, rounds.floorInsert),
+      dryRunVsGetMember: medianRatio(rounds.dryRun, rounds.single),
+      decisionVsCreate: medianRatio(rounds.decision, rounds.post),
+      decisionTail: medianOf(rounds.decision.map((result) => result.p99 / result.p50)),
       createVsCeiling: dialect === 'postgres' ? medianRatio(rounds.post, rounds.floorCreate) : undefined,
       floorPeakRssMb: peakRssMb(floor),
       workersVsOne: medianRatio(rounds.multi, rounds.single),

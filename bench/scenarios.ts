@@ -1,7 +1,7 @@
 /** The benchmark's scenarios: each plans one request at a time from the seeded data. */
 import { encodeCursor } from '../src/core/paging.js';
 import type { PlannedRequest } from './load.js';
-import { LARGE_FACILITY, type Seeded, seededEmail } from './seed.js';
+import { LARGE_FACILITY, type Seeded, seededCredential, seededEmail, seededMemberAllowed } from './seed.js';
 
 export interface Scenario {
   name: string;
@@ -125,6 +125,38 @@ export const POST_MEMBER: Scenario = {
   },
 };
 
+/** A seeded member of the large facility whom the door lets in (seed.ts, seededMemberAllowed), by their i. */
+const allowedMember = (s: Seeded) => {
+  for (;;) {
+    const i = rand(1, s.largeMembers);
+    if (seededMemberAllowed(i)) return i;
+  }
+};
+const decision = (s: Seeded, dryRun: boolean): PlannedRequest => ({
+  method: 'POST',
+  path: `${F}/access-decisions`,
+  body: JSON.stringify({ credential: seededCredential(allowedMember(s)), dry_run: dryRun }),
+});
+
+/** A door asking by card without recording anything (issue 40: ≥ 0.5 × GET one member). */
+export const DRY_RUN_DECISION: Scenario = {
+  name: 'access decision by card, dry run',
+  read: true,
+  plan: (s) => decision(s, true),
+};
+
+/**
+ * A door asking by card, recorded (issue 40: ≥ 0.8 × POST member; p99 within
+ * 5 × p50). Each request is a random one of the three in four seeded members who
+ * are let in: no visit limit or anti-passback denies, and two requests rarely
+ * wait on one member's lock.
+ */
+export const RECORDED_DECISION: Scenario = {
+  name: 'access decision by card, recorded',
+  read: false,
+  plan: (s) => decision(s, false),
+};
+
 export const PATCH_MEMBER: Scenario = {
   name: 'PATCH member',
   read: false,
@@ -164,6 +196,8 @@ export const SCENARIOS: Scenario[] = [
   { name: 'GET policy', read: true, plan: () => get(`${F}/policy`) },
   POST_MEMBER,
   PATCH_MEMBER,
+  DRY_RUN_DECISION,
+  RECORDED_DECISION,
   {
     name: 'PUT entitlement',
     read: false,

@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { hashCredentialValue, lastFourOf } from '../src/modules/members/credentials/credential-value.js';
 
 export const LARGE_FACILITY = 1;
 export const PLANS_PER_FACILITY = 20;
@@ -56,6 +57,7 @@ export async function seed(database: Database, largeMembers: number, smallFacili
     const count = facility === LARGE_FACILITY ? largeMembers : SMALL_FACILITY_MEMBERS;
     await insertMembers(database, facility, count, firstPlan, now);
   }
+  await insertCredentials(database, LARGE_FACILITY, largeMembers, now);
   const memberIds = (facility: number) =>
     db
       .selectFrom('members')
@@ -83,6 +85,53 @@ export async function seed(database: Database, largeMembers: number, smallFacili
 
 const STATUS = `case i % 20 when 0 then 'pending' when 1 then 'frozen' when 2 then 'cancelled' when 3 then 'suspended' else 'active' end`;
 const ROLE = `case i % 10 when 0 then 'coach' when 1 then 'staff' when 2 then 'admin' else 'member' end`;
+
+/**
+ * Whether the large facility's i-th seeded member (from 1) is let in: active
+ * (STATUS), on an active plan whose entitlements set no visit limit, under
+ * the default policy (open at all hours, no waiver, no anti-passback, no
+ * occupancy limit). Any number of recorded decisions for them are allowed.
+ */
+export const seededMemberAllowed = (i: number) => i % 20 >= 4;
+
+/** The card value of the large facility's i-th seeded member (from 1). */
+export const seededCredential = (i: number) => `bench-card-${i}`;
+
+/** Rows a credential INSERT takes: 7 columns, under SQLite's 32,766 variables. */
+const CREDENTIAL_BATCH = 4000;
+
+/**
+ * A card for each of the facility's seeded members, stored as the service
+ * stores one (SHA-256 and its last four characters), in batches in one
+ * transaction: a million take seconds.
+ */
+async function insertCredentials(database: Database, facility: number, count: number, now: string) {
+  const { min } = await database.db
+    .selectFrom('members')
+    .select((eb) => eb.fn.min('id').as('min'))
+    .where('facility_id', '=', facility)
+    .executeTakeFirstOrThrow();
+  const first = Number(min);
+  await database.db.transaction().execute(async (trx) => {
+    for (let start = 1; start <= count; start += CREDENTIAL_BATCH) {
+      const rows = [];
+      for (let i = start; i < Math.min(start + CREDENTIAL_BATCH, count + 1); i++) {
+        const value = seededCredential(i);
+        rows.push({
+          facility_id: facility,
+          member_id: first + i - 1,
+          type: 'card' as const,
+          value_hash: hashCredentialValue(value),
+          value_last4: lastFourOf(value),
+          label: null,
+          created_at: now,
+          revoked_at: null,
+        });
+      }
+      await trx.insertInto('member_credentials').values(rows).execute();
+    }
+  });
+}
 
 /** The email of a facility's i-th seeded member (from 1), as insertMembers writes it. */
 export const seededEmail = (facility: number, i: number) => `m${i}.f${facility}@example.com`;

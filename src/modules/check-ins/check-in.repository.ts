@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { engineOf } from '../../db/engine/engine.js';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { CheckInsTable } from '../../db/schema.js';
 import type { CheckIn, CheckInListQuery } from './check-in.schemas.js';
 
@@ -82,6 +83,23 @@ export async function countPresent(
   return { present: Number(row.present), guests: Number(row.guests ?? 0) };
 }
 
+/** Every access decision but an unknown card's counts a member's visits: compiled once (prepareQuery). */
+const countVisitsQuery = prepareQuery<
+  { memberId: number; from: string; to: string },
+  { visits: number | string; guests: number | string | null }
+>((db, param) =>
+  db
+    .selectFrom('check_ins')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('visits'),
+      eb.fn.sum<number | string>('guests').as('guests'),
+    ])
+    .where('member_id', '=', param('memberId'))
+    .where('decision', '=', 'allow')
+    .where('checked_in_at', '>=', param('from'))
+    .where('checked_in_at', '<', param('to')),
+);
+
 /** A member's visits (allowed check-ins) from `from` up to `to`, and the guests they brought. */
 export async function countVisits(
   db: Executor,
@@ -89,17 +107,7 @@ export async function countVisits(
   from: string,
   to: string,
 ): Promise<{ visits: number; guests: number }> {
-  const row = await db
-    .selectFrom('check_ins')
-    .select((eb) => [
-      eb.fn.countAll<number | string>().as('visits'),
-      eb.fn.sum<number | string>('guests').as('guests'),
-    ])
-    .where('member_id', '=', memberId)
-    .where('decision', '=', 'allow')
-    .where('checked_in_at', '>=', from)
-    .where('checked_in_at', '<', to)
-    .executeTakeFirstOrThrow();
+  const [row] = await countVisitsQuery(db, { memberId, from, to });
   return { visits: Number(row.visits), guests: Number(row.guests ?? 0) };
 }
 
