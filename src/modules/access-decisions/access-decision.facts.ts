@@ -9,7 +9,7 @@ import {
 } from '../check-ins/check-in.service.js';
 import { listFreezesOfMember } from '../freezes/freeze.service.js';
 import type { MemberRecord } from '../members/member-door.service.js';
-import { getEntitlements } from '../plans/entitlement.service.js';
+import { listEntitlementsOfPlan } from '../plans/entitlement.service.js';
 import { findPlan } from '../plans/plan.service.js';
 import type { PolicySettings } from '../policy/policy.schemas.js';
 import {
@@ -41,9 +41,7 @@ export async function readMemberFacts(
   const entitlements =
     plan === undefined
       ? null
-      : Object.fromEntries(
-          (await getEntitlements(db, member.facility_id, plan.id)).value.map((e) => [e.key, e.value]),
-        );
+      : Object.fromEntries((await listEntitlementsOfPlan(db, plan.id)).map((e) => [e.key, e.value]));
 
   const visits: VisitBalance[] = [];
   for (const [kind, key] of Object.entries(VISIT_LIMIT_KEYS) as [PeriodKind, string][]) {

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import { engineOf } from '../../db/engine/engine.js';
 import { prepareQuery } from '../../db/prepared-query.js';
@@ -17,8 +17,32 @@ export function toCheckIn(row: CheckInRow): CheckIn {
   };
 }
 
-export async function insertCheckIn(db: Executor, values: Insertable<CheckInsTable>): Promise<CheckIn> {
-  const row = await db.insertInto('check_ins').values(values).returningAll().executeTakeFirstOrThrow();
+type CheckInColumns = Omit<CheckInRow, 'id'>;
+
+const CHECK_IN_COLUMNS: readonly (keyof CheckInColumns)[] = [
+  'facility_id',
+  'member_id',
+  'credential_id',
+  'credential_last4',
+  'area',
+  'guests',
+  'decision',
+  'reasons',
+  'actor',
+  'checked_in_at',
+  'checked_out_at',
+];
+
+/** Every recorded access decision inserts one: compiled once (prepareQuery). */
+const insertCheckInQuery = prepareQuery<CheckInColumns, CheckInRow>((db, param) =>
+  db
+    .insertInto('check_ins')
+    .values(Object.fromEntries(CHECK_IN_COLUMNS.map((column) => [column, param(column)])) as CheckInColumns)
+    .returningAll(),
+);
+
+export async function insertCheckIn(db: Executor, values: CheckInColumns): Promise<CheckIn> {
+  const [row] = await insertCheckInQuery(db, values);
   return toCheckIn(row);
 }
 

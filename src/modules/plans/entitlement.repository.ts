@@ -1,19 +1,22 @@
 import type { Executor } from '../../db/database.js';
+import { prepareQuery } from '../../db/prepared-query.js';
 import type { Entitlement } from './entitlement.schemas.js';
 
 type EntitlementValue = Entitlement['value'];
 
 /** The plan's entitlements, sorted by key (binary order, the same on both dialects). */
 export async function listEntitlements(db: Executor, planId: number): Promise<Entitlement[]> {
-  const rows = await db
-    .selectFrom('entitlements')
-    .select(['key', 'value_json'])
-    .where('plan_id', '=', planId)
-    .execute();
+  const rows = await listEntitlementRowsQuery(db, { planId });
   return rows
     .map((row) => ({ key: row.key, value: JSON.parse(row.value_json) as EntitlementValue }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
+
+/** Every access decision of a member with a plan reads them: compiled once (prepareQuery). */
+const listEntitlementRowsQuery = prepareQuery<{ planId: number }, { key: string; value_json: string }>(
+  (db, param) =>
+    db.selectFrom('entitlements').select(['key', 'value_json']).where('plan_id', '=', param('planId')),
+);
 
 export async function findEntitlement(
   db: Executor,

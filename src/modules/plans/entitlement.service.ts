@@ -41,6 +41,11 @@ export async function getEntitlements(
   return { value: await listEntitlements(db, planId), version: entitlementsVersion };
 }
 
+/** The entitlements of a plan the caller has just read in its facility (an access decision): no second read of the plan. */
+export async function listEntitlementsOfPlan(db: Executor, planId: number): Promise<Entitlement[]> {
+  return listEntitlements(db, planId);
+}
+
 /** Replaces the whole set atomically; the array and the map form mean the same. */
 export async function replacePlanEntitlements(
   db: Db,

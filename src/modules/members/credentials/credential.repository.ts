@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../../db/database.js';
+import { prepareQuery } from '../../../db/prepared-query.js';
 import type { MemberCredentialsTable } from '../../../db/schema.js';
 import type { CredentialType } from './credential.schemas.js';
 import { hashCredentialValue } from './credential-value.js';
@@ -16,16 +17,22 @@ export async function findCredentialByValue(
   facilityId: number,
   value: string,
 ): Promise<CredentialRow | undefined> {
-  return db
-    .selectFrom('member_credentials')
-    .selectAll()
-    .where('facility_id', '=', facilityId)
-    .where('value_hash', '=', hashCredentialValue(value))
-    .orderBy((eb) => eb.case().when('revoked_at', 'is', null).then(0).else(1).end())
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const [row] = await findCredentialByHashQuery(db, { facilityId, valueHash: hashCredentialValue(value) });
+  return row;
 }
+
+/** Every access decision by card looks one up: compiled once (prepareQuery). */
+const findCredentialByHashQuery = prepareQuery<{ facilityId: number; valueHash: string }, CredentialRow>(
+  (db, param) =>
+    db
+      .selectFrom('member_credentials')
+      .selectAll()
+      .where('facility_id', '=', param('facilityId'))
+      .where('value_hash', '=', param('valueHash'))
+      .orderBy((eb) => eb.case().when('revoked_at', 'is', null).then(0).else(1).end())
+      .orderBy('id', 'desc')
+      .limit(1),
+);
 
 export const CREDENTIAL_COLUMNS = [
   'id',
