@@ -25,8 +25,10 @@ export async function serve(config: Config): Promise<void> {
   if (cluster.isPrimary) {
     // What every worker would fail on is checked here once, so that it is said once.
     loadTemplateCatalog(config.templatesFile);
-    await prepareDatabase(config);
+    // Before the database is prepared, which prints the console's URL: a start that cannot
+    // listen must not first show an address that answers nothing.
     await checkCanListen(config);
+    await prepareDatabase(config);
     superviseWorkers(config);
     return;
   }

@@ -127,12 +127,13 @@ test('port in use: names the port and PORT', async () => {
         `cannot listen on 127\\.0\\.0\\.1:${taken.port}: the port is in use .*set PORT to a free port`,
       ),
     );
+    assert.doesNotMatch(result.stdout, /http:\/\//, 'no console URL before the port is known to be free');
   } finally {
     taken.close();
   }
 });
 
-test('port in use with WORKERS: said once by the primary, which stops rather than fork again', async () => {
+test('port in use with WORKERS: said once by the primary, before any console URL, and no fork again', async () => {
   const taken = await occupiedPort();
   try {
     const result = await serve({
@@ -142,6 +143,7 @@ test('port in use with WORKERS: said once by the primary, which stops rather tha
       WORKERS: '2',
     });
     assertExplained(result, /cannot listen on .*the port is in use .*PORT/);
+    assert.doesNotMatch(result.stdout, /http:\/\//, 'no console URL before the port is known to be free');
   } finally {
     taken.close();
   }
