@@ -64,7 +64,10 @@ function assertThrottled(response: TestResponse) {
   const problem = assertProblem(response, 429, 'rate_limited');
   const retryAfter = Number(response.headers['retry-after']);
   assert.ok(retryAfter >= 1 && retryAfter <= WINDOW_MS / 1000, `Retry-After ${retryAfter}`);
-  assert.match(problem.detail, /failed authentications from this address/);
+  assert.match(
+    problem.detail,
+    /failed authentications from this address.*\(AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_MS\)/,
+  );
 }
 
 describeEachDialect(

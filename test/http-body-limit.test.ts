@@ -16,7 +16,7 @@ describeEachDialect(
       const small = await api.post(url, { name: 'Small', description: 'x'.repeat(500) });
       assert.equal(small.status, 201, small.text);
       const large = await api.post(url, { name: 'Large', description: 'x'.repeat(1500) });
-      assertProblem(large, 413, 'payload_too_large');
+      assert.match(assertProblem(large, 413, 'payload_too_large').detail, /\(BODY_LIMIT_BYTES\)/);
       assertProblemShape(large, url);
       const names = (await api.get(url)).body.plans.map((p: { name: string }) => p.name);
       assert.deepEqual(names, ['Small']);

@@ -48,7 +48,10 @@ test('over the limit: 429 rate_limited with Retry-After and RateLimit headers, t
     );
   }
   const refused = await get(app);
-  assertProblem(refused, 429, 'rate_limited');
+  assert.match(
+    assertProblem(refused, 429, 'rate_limited').detail,
+    /RATE_LIMIT_PER_MINUTE per RATE_LIMIT_WINDOW_MS/,
+  );
   // One second into a five-second window: four seconds to its end.
   assert.deepEqual(
     [

@@ -157,7 +157,7 @@ defineProblems({
   payload_too_large: {
     status: 413,
     title: 'Body too large',
-    example: { detail: 'The body is larger than the configured limit' },
+    example: { detail: 'The body is larger than the configured limit (BODY_LIMIT_BYTES)' },
   },
   unsupported_media_type: {
     status: 415,
@@ -181,7 +181,7 @@ defineProblems({
     title: 'Too many requests',
     example: {
       detail:
-        'Too many requests: at most 3000 per 60 s for each API key (each client address when authentication is off); retry in 17 s',
+        'Too many requests: at most 3000 per 60 s for each API key (each client address when authentication is off; RATE_LIMIT_PER_MINUTE per RATE_LIMIT_WINDOW_MS); retry in 17 s',
     },
   },
   request_headers_too_large: {

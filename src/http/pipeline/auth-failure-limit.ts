@@ -50,7 +50,8 @@ export function registerAuthFailureLimit(app: FastifyInstance, config: Config, s
     const retryAfter = Math.ceil(((window + 1) * windowMs - now) / 1000);
     request.authFailureRefusal = new AppError(
       'rate_limited',
-      `Too many failed authentications from this address: at most ${limit} per ${Math.round(windowMs / 1000)} s; ` +
+      `Too many failed authentications from this address: at most ${limit} per ${Math.round(windowMs / 1000)} s ` +
+        '(AUTH_FAILURE_LIMIT per AUTH_FAILURE_WINDOW_MS); ' +
         `until then only valid API keys are served; retry in ${retryAfter} s`,
       { headers: { 'retry-after': String(retryAfter) } },
     );

@@ -108,7 +108,7 @@ const FASTIFY_CODES: Record<string, (error: FastifyError) => AppError> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
     new AppError('unsupported_media_type', 'The body must be JSON, sent with Content-Type: application/json'),
   FST_ERR_CTP_BODY_TOO_LARGE: () =>
-    new AppError('payload_too_large', 'The body is larger than the configured limit'),
+    new AppError('payload_too_large', 'The body is larger than the configured limit (BODY_LIMIT_BYTES)'),
   FST_ERR_CTP_EMPTY_JSON_BODY: () =>
     new AppError('malformed_json', 'The body is empty but Content-Type says JSON'),
   FST_ERR_CTP_INVALID_JSON_BODY: () => new AppError('malformed_json', 'The body is not valid JSON'),

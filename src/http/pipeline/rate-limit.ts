@@ -49,7 +49,7 @@ export function registerRateLimit(
       done(
         new AppError(
           'rate_limited',
-          `Too many requests: at most ${max} per ${windowSeconds} s for each API key (each client address when authentication is off); retry in ${resetSeconds} s`,
+          `Too many requests: at most ${max} per ${windowSeconds} s for each API key (each client address when authentication is off; RATE_LIMIT_PER_MINUTE per RATE_LIMIT_WINDOW_MS); retry in ${resetSeconds} s`,
           { headers: { 'retry-after': String(resetSeconds) } },
         ),
       );

@@ -119,11 +119,12 @@ describeEachDialect(
 
     test('a URL that is not https, or holds credentials, is 422 invalid_webhook_url; a bad type is 400', async () => {
       const facility = api.newFacility();
-      assertProblem(
+      const http = assertProblem(
         await api.post(f(facility), { url: 'http://hooks.example.com/in' }),
         422,
         'invalid_webhook_url',
       );
+      assert.match(http.detail, /WEBHOOK_ALLOW_HTTP=true/, 'names the setting that allows http');
       assertProblem(
         await api.post(f(facility), { url: 'https://me:pw@hooks.example.com/' }),
         422,
@@ -171,7 +172,8 @@ describeEachDialect(
     test('a facility has at most WEBHOOK_MAX_ENDPOINTS endpoints (409)', async () => {
       const facility = api.newFacility();
       for (let i = 0; i < 20; i++) assert.equal((await api.post(f(facility), { url })).status, 201);
-      assertProblem(await api.post(f(facility), { url }), 409, 'webhook_endpoint_limit');
+      const refused = assertProblem(await api.post(f(facility), { url }), 409, 'webhook_endpoint_limit');
+      assert.match(refused.detail, /\(WEBHOOK_MAX_ENDPOINTS\)/);
     });
   },
   {},

@@ -30,7 +30,9 @@ export function assertWebhookUrl(url: string, settings: WebhookSettings): void {
   if (!allowed.includes(parsed.protocol)) {
     throw new AppError(
       'invalid_webhook_url',
-      `A webhook URL must use ${allowed.join(' or ').replace(/:/g, '')}`,
+      settings.allowHttp
+        ? 'A webhook URL must use https or http'
+        : 'A webhook URL must use https (http only with WEBHOOK_ALLOW_HTTP=true)',
     );
   }
   if (parsed.username || parsed.password) {

@@ -23,11 +23,11 @@ defineProblems({
   webhook_endpoint_limit: {
     status: 409,
     title: 'Too many webhook endpoints',
-    example: { detail: 'Facility 1 already has its maximum of 20 webhook endpoints' },
+    example: { detail: 'Facility 1 already has its maximum of 20 webhook endpoints (WEBHOOK_MAX_ENDPOINTS)' },
   },
   invalid_webhook_url: {
     status: 422,
     title: 'Webhook URL not allowed',
-    example: { detail: 'A webhook URL must use https' },
+    example: { detail: 'A webhook URL must use https (http only with WEBHOOK_ALLOW_HTTP=true)' },
   },
 });

@@ -77,7 +77,7 @@ export async function createEndpoint(
     if ((await countEndpoints(trx, facilityId)) >= settings.maxEndpoints) {
       throw new AppError(
         'webhook_endpoint_limit',
-        `Facility ${facilityId} already has its maximum of ${settings.maxEndpoints} webhook endpoints`,
+        `Facility ${facilityId} already has its maximum of ${settings.maxEndpoints} webhook endpoints (WEBHOOK_MAX_ENDPOINTS)`,
       );
     }
     const now = context.now.toISOString();
